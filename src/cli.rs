@@ -1,0 +1,198 @@
+//! The command line: subcommands, flags, and what each exit code means.
+
+use std::num::NonZeroU32;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::engine::{CheckPolicy, Config};
+use crate::report;
+use crate::transcript::{BUILTIN_NAMES, LoadError, Transcript, builtin};
+
+const EXAMPLES: &str = "\
+Examples:
+  loopstep                              open the screen on the multi-step demo (aurora-run)
+  loopstep run aurora-run               print every step of the demo, headless
+  loopstep run aurora-run --max-turns 2 the same run with a budget of two calls: result None
+  loopstep run paris --format json      the one-shot run as JSON
+  loopstep validate my-run.json         check a transcript you wrote
+
+Exit codes:
+  0  the replay completed (an answer, None and every other outcome count)
+  1  something outside the input failed (the terminal, writing output)
+  2  bad input: a missing file, broken JSON, an invalid transcript or flag";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "loopstep",
+    version,
+    about = "Step through an LLM agent loop, one phase at a time.",
+    long_about = "Step through an LLM agent loop, one phase at a time.\n\n\
+        loopstep replays recorded agent runs through a real agent loop: call the model \
+        with the whole `messages` list, check the stop reason, dispatch every requested \
+        tool, append the results as one message, and call again — until the model \
+        answers or the turn budget (max_turns) is spent and the loop returns None. \
+        Replays are deterministic, free and offline.\n\n\
+        With no command it opens the teaching screen on the multi-step run.",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Replay a run headless and print each step, ending with its result.
+    Run {
+        /// A built-in run (see `loopstep list`) or the path of a transcript file.
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        /// How to print the trace.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// List the built-in runs.
+    List,
+    /// Check a transcript and report every problem found in it.
+    Validate {
+        /// The path of a transcript file (or a built-in run's name).
+        path: String,
+    },
+}
+
+/// Flags that set up the loop, shared by the commands that replay.
+#[derive(Debug, clap::Args)]
+pub struct LoopFlags {
+    /// The turn budget: how many model calls the loop may make [default: the run's own].
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    pub max_turns: Option<NonZeroU32>,
+    /// How the loop reads the stop reason: `lesson` treats everything but a tool
+    /// request as the answer; `production` handles each stop reason on its own.
+    #[arg(long, value_enum, default_value_t = Check::Production)]
+    pub check: Check,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Check {
+    Lesson,
+    Production,
+}
+
+impl LoopFlags {
+    pub fn config(&self, transcript: &Transcript) -> Config {
+        Config {
+            max_turns: self.max_turns.unwrap_or(transcript.max_turns),
+            check: match self.check {
+                Check::Lesson => CheckPolicy::Lesson,
+                Check::Production => CheckPolicy::Production,
+            },
+        }
+    }
+}
+
+fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
+    let n: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    u32::try_from(n)
+        .ok()
+        .and_then(NonZeroU32::new)
+        .ok_or_else(|| format!("must be at least 1 (the loop needs one model call), got {n}"))
+}
+
+/// Runs a command that prints to stdout. Errors carry their exit code.
+pub fn execute(command: Command) -> Result<ExitCode, Failure> {
+    match command {
+        Command::Run {
+            run,
+            loop_flags,
+            format,
+        } => {
+            let transcript = Transcript::resolve(&run)?;
+            let trace = transcript.replay(loop_flags.config(&transcript));
+            let printed = match format {
+                Format::Text => report::text(&transcript, &trace),
+                Format::Json => {
+                    let json = report::json(&transcript, &trace);
+                    let mut text = serde_json::to_string_pretty(&json)
+                        .context("could not write the JSON report")?;
+                    text.push('\n');
+                    text
+                }
+            };
+            print!("{printed}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List => {
+            for name in BUILTIN_NAMES {
+                let transcript = builtin(name).context("a built-in run is missing")??;
+                println!("{name:<24} {}", transcript.description);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validate { path } => {
+            let transcript = Transcript::resolve(&path)?;
+            println!(
+                "{path}: valid transcript `{}`: {} repl{}, {} tool{}, max_turns {}",
+                crate::text::one_line(&transcript.id, 60),
+                transcript.replies.len(),
+                if transcript.replies.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                transcript.tools.len(),
+                if transcript.tools.len() == 1 { "" } else { "s" },
+                transcript.max_turns
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A failed command: bad input (exit 2) or anything else (exit 1).
+#[derive(Debug)]
+pub enum Failure {
+    BadInput(LoadError),
+    Other(anyhow::Error),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Failure::BadInput(_) => ExitCode::from(2),
+            Failure::Other(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::BadInput(e) => write!(f, "{e}"),
+            Failure::Other(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+impl From<LoadError> for Failure {
+    fn from(e: LoadError) -> Self {
+        Failure::BadInput(e)
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Other(e)
+    }
+}

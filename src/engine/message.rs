@@ -1,0 +1,161 @@
+//! The conversation as the model API sees it: messages made of content blocks.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// One piece of a message, in the Anthropic Messages shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Block {
+    Text {
+        text: String,
+    },
+    /// The model's visible reasoning; kept in the history, never executed.
+    Thinking {
+        thinking: String,
+    },
+    /// A tool request. `input` is normally a JSON object; a string holds raw
+    /// arguments text (as OpenAI sends them), parsed only at dispatch.
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+impl Block {
+    /// Characters this block adds to a request, used for the "request size" figure.
+    pub fn chars(&self) -> usize {
+        match self {
+            Block::Text { text } => text.chars().count(),
+            Block::Thinking { thinking } => thinking.chars().count(),
+            Block::ToolUse { name, input, .. } => {
+                name.chars().count() + input.to_string().chars().count()
+            }
+            Block::ToolResult { content, .. } => content.chars().count(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Message {
+    pub role: Role,
+    pub content: Vec<Block>,
+}
+
+impl Message {
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            content: vec![Block::Text { text: text.into() }],
+        }
+    }
+
+    pub fn chars(&self) -> usize {
+        self.content.iter().map(Block::chars).sum()
+    }
+
+    /// The tool requests in this message, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall<'_>> {
+        tool_calls(&self.content)
+    }
+}
+
+/// Token counts as the API reported them, when the recording has them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// One model reply: its content and why the model stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reply {
+    pub content: Vec<Block>,
+    /// Verbatim as recorded: `tool_use`, `end_turn`, `tool_calls`, `stop`, ...
+    pub stop_reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+impl Reply {
+    /// All text blocks joined: what the loop returns as the answer.
+    pub fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+
+    pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall<'_>> {
+        tool_calls(&self.content)
+    }
+
+    pub fn into_message(self) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: self.content,
+        }
+    }
+}
+
+/// A borrowed view of one `tool_use` block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ToolCall<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub input: &'a Value,
+}
+
+fn tool_calls(blocks: &[Block]) -> impl Iterator<Item = ToolCall<'_>> {
+    blocks.iter().filter_map(|b| match b {
+        Block::ToolUse { id, name, input } => Some(ToolCall { id, name, input }),
+        _ => None,
+    })
+}
+
+/// A tool the model may call, as declared to the API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolDef {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "empty_object_schema")]
+    pub input_schema: Value,
+}
+
+fn empty_object_schema() -> Value {
+    serde_json::json!({"type": "object"})
+}

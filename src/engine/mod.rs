@@ -1,0 +1,17 @@
+//! The agent loop, sans I/O: no files, clocks or terminal. Input is a model,
+//! a tool box, a question and a budget; output is a [`Trace`] of steps, the
+//! same one every time for the same input.
+
+mod check;
+mod message;
+mod model;
+mod run;
+mod tools;
+mod trace;
+
+pub use check::{CheckPolicy, StopReason, Verdict, check};
+pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
+pub use model::{CallError, Model, Rejection, ScriptedModel, check_request};
+pub use run::Run;
+pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
+pub use trace::{Config, Event, Outcome, Phase, RequestSize, Step, Trace};

@@ -1,0 +1,227 @@
+//! The agent loop as a step machine. Written out as a plain function it is:
+//!
+//! ```text
+//! for turn in 0..max_turns {
+//!     reply = model.call(messages)          // call
+//!     messages.push(reply)
+//!     match check(reply.stop_reason) {      // check
+//!         Dispatch => {
+//!             results = reply.tool_calls.map(run)   // dispatch, every one
+//!             messages.push(user(results))          // append, as one message
+//!         }
+//!         Answer => return Some(reply.text),
+//!         Continue => {}                    // pause_turn: call again
+//!         Stop(why) => stop(why),
+//!     }
+//! }
+//! return None
+//! ```
+//!
+//! Here each of those lines is one [`Step`], so a viewer can stop between
+//! them. Nothing in this file knows which transcript it is replaying.
+
+use serde_json::Value;
+
+use super::check::{Verdict, check};
+use super::message::{Block, Message, Reply, Role};
+use super::model::{CallError, Model};
+use super::tools::ToolBox;
+use super::trace::{Config, Event, RequestSize, Step, Trace};
+
+/// A pending tool request, owned so the reply can move into the conversation.
+#[derive(Debug)]
+struct PendingCall {
+    id: String,
+    name: String,
+    input: Value,
+}
+
+#[derive(Debug)]
+enum Next {
+    Call,
+    Check(Reply),
+    Dispatch {
+        pending: std::vec::IntoIter<PendingCall>,
+        results: Vec<Block>,
+    },
+    Append(Vec<Block>),
+    Exit(Event),
+    Done,
+}
+
+/// One replay in progress. Pull steps with [`Run::step`] (or iterate).
+#[derive(Debug)]
+pub struct Run<M, T> {
+    model: M,
+    tools: T,
+    config: Config,
+    messages: Vec<Message>,
+    /// Characters in `messages`, kept as they grow rather than recounted.
+    chars: usize,
+    turn: u32,
+    calls: u32,
+    next: Next,
+}
+
+impl<M: Model, T: ToolBox> Run<M, T> {
+    /// Starts a run whose conversation opens with `question` from the user.
+    pub fn new(model: M, tools: T, question: &str, config: Config) -> Self {
+        let first = Message::user_text(question);
+        Run {
+            model,
+            tools,
+            config,
+            chars: first.chars(),
+            messages: vec![first],
+            turn: 0,
+            calls: 0,
+            next: Next::Call,
+        }
+    }
+
+    /// The conversation so far.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// Runs to the end and keeps every step.
+    pub fn into_trace(mut self) -> Trace {
+        let steps = std::iter::from_fn(|| self.step()).collect();
+        Trace {
+            config: self.config,
+            messages: self.messages,
+            steps,
+        }
+    }
+
+    /// Advances the loop by one phase; `None` once an exit step was returned.
+    pub fn step(&mut self) -> Option<Step> {
+        let turn = self.turn;
+        let event = match std::mem::replace(&mut self.next, Next::Done) {
+            Next::Done => return None,
+            Next::Call => self.call(),
+            Next::Check(reply) => self.check(reply),
+            Next::Dispatch {
+                mut pending,
+                mut results,
+            } => {
+                let call = pending.next()?;
+                let event = self.dispatch(call, &mut results);
+                self.next = if pending.len() == 0 {
+                    Next::Append(results)
+                } else {
+                    Next::Dispatch { pending, results }
+                };
+                event
+            }
+            Next::Append(results) => {
+                let count = results.len();
+                self.push(Message {
+                    role: Role::User,
+                    content: results,
+                });
+                self.turn += 1;
+                self.next = Next::Call;
+                Event::Append { results: count }
+            }
+            Next::Exit(event) => event,
+        };
+        Some(Step {
+            turn,
+            messages: self.messages.len(),
+            event,
+        })
+    }
+
+    fn call(&mut self) -> Event {
+        if self.turn >= self.config.max_turns.get() {
+            return Event::BudgetExhausted {
+                max_turns: self.config.max_turns.get(),
+            };
+        }
+        let request = RequestSize {
+            number: self.calls + 1,
+            messages: self.messages.len(),
+            chars: self.chars,
+        };
+        match self.model.call(&self.messages) {
+            Ok(reply) => {
+                self.calls += 1;
+                let event = Event::Call {
+                    request,
+                    stop_reason: reply.stop_reason.clone(),
+                    usage: reply.usage,
+                };
+                self.push(reply.clone().into_message());
+                self.next = Next::Check(reply);
+                event
+            }
+            Err(CallError::Rejected(rejection)) => Event::Rejected { rejection },
+            Err(CallError::RecordingEnded) => Event::RecordingEnded,
+        }
+    }
+
+    fn check(&mut self, reply: Reply) -> Event {
+        let verdict = check(self.config.check, &reply);
+        self.next = match &verdict {
+            Verdict::Dispatch => {
+                let pending: Vec<PendingCall> = reply
+                    .tool_calls()
+                    .map(|c| PendingCall {
+                        id: c.id.to_owned(),
+                        name: c.name.to_owned(),
+                        input: c.input.clone(),
+                    })
+                    .collect();
+                Next::Dispatch {
+                    results: Vec::with_capacity(pending.len()),
+                    pending: pending.into_iter(),
+                }
+            }
+            Verdict::Answer => Next::Exit(Event::Answer { text: reply.text() }),
+            Verdict::Continue => {
+                self.turn += 1;
+                Next::Call
+            }
+            Verdict::Stop { reason } => Next::Exit(Event::Stopped {
+                reason: reason.clone(),
+            }),
+        };
+        Event::Check {
+            stop_reason: reply.stop_reason,
+            verdict,
+        }
+    }
+
+    fn dispatch(&mut self, call: PendingCall, results: &mut Vec<Block>) -> Event {
+        let output = self.tools.run(super::message::ToolCall {
+            id: &call.id,
+            name: &call.name,
+            input: &call.input,
+        });
+        results.push(Block::ToolResult {
+            tool_use_id: call.id.clone(),
+            content: output.content.clone(),
+            is_error: output.is_error,
+        });
+        Event::Dispatch {
+            id: call.id,
+            name: call.name,
+            input: call.input,
+            output,
+        }
+    }
+
+    fn push(&mut self, message: Message) {
+        self.chars += message.chars();
+        self.messages.push(message);
+    }
+}
+
+impl<M: Model, T: ToolBox> Iterator for Run<M, T> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        self.step()
+    }
+}

@@ -1,0 +1,241 @@
+//! The "dispatch" phase: tools behind a trait, and the replay tool box that
+//! answers from a recording or from a small, deterministic tool environment.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::message::{ToolCall, ToolDef};
+
+/// What a tool gives back to the model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolOutput {
+    pub content: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    pub fn ok(content: impl Into<String>) -> Self {
+        ToolOutput {
+            content: content.into(),
+            is_error: false,
+        }
+    }
+
+    pub fn error(content: impl Into<String>) -> Self {
+        ToolOutput {
+            content: content.into(),
+            is_error: true,
+        }
+    }
+}
+
+/// Anything that can run the model's tool requests.
+pub trait ToolBox {
+    /// Always answers: failures come back as an `is_error` output so that the
+    /// model can see them and correct itself.
+    fn run(&mut self, call: ToolCall<'_>) -> ToolOutput;
+}
+
+/// What the search tool returns when no page matches.
+pub const SEARCH_MISS: &str = "No matching page found.";
+
+/// A deterministic stand-in for a real tool, described in the transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ToolEnv {
+    /// Looks the `query` input up in a fixed set of pages.
+    Search { pages: Vec<Page> },
+    /// Returns a fixed date, whatever the real clock says.
+    Today { date: String },
+}
+
+/// One page of the search environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    pub title: String,
+    /// Other queries that find this page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    pub text: String,
+}
+
+impl ToolEnv {
+    fn run(&self, input: &Map<String, Value>) -> ToolOutput {
+        match self {
+            ToolEnv::Search { pages } => match input.get("query").and_then(Value::as_str) {
+                Some(query) => ToolOutput::ok(search(pages, query)),
+                None => ToolOutput::error("The search tool needs a string field `query`."),
+            },
+            ToolEnv::Today { date } => ToolOutput::ok(date.clone()),
+        }
+    }
+}
+
+fn search<'p>(pages: &'p [Page], query: &str) -> &'p str {
+    let wanted = normalize(query);
+    pages
+        .iter()
+        .find(|page| {
+            std::iter::once(&page.title)
+                .chain(&page.aliases)
+                .any(|name| normalize(name) == wanted)
+        })
+        .map_or(SEARCH_MISS, |page| page.text.as_str())
+}
+
+/// Case, punctuation and spacing do not matter to the search.
+fn normalize(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Answers tool calls for a replay: a result recorded for the call's id
+/// wins; otherwise the declared tool runs in its environment.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplayTools<'a> {
+    pub definitions: &'a [ToolDef],
+    pub environment: &'a BTreeMap<String, ToolEnv>,
+    pub recorded: &'a BTreeMap<String, ToolOutput>,
+}
+
+impl ToolBox for ReplayTools<'_> {
+    fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
+        if let Some(recorded) = self.recorded.get(call.id) {
+            return recorded.clone();
+        }
+        if !self.definitions.iter().any(|d| d.name == call.name) {
+            let known: Vec<&str> = self.definitions.iter().map(|d| d.name.as_str()).collect();
+            return ToolOutput::error(format!(
+                "Unknown tool `{}`. Available tools: {}.",
+                call.name,
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        }
+        let input = match parse_input(call.input) {
+            Ok(input) => input,
+            Err(message) => return ToolOutput::error(message),
+        };
+        match self.environment.get(call.name) {
+            Some(env) => env.run(&input),
+            None => ToolOutput::error(format!(
+                "No result was recorded for tool call `{}` and `{}` has no replay environment.",
+                call.id, call.name
+            )),
+        }
+    }
+}
+
+/// Tool input must be a JSON object; a string is raw arguments text to parse.
+fn parse_input(input: &Value) -> Result<Map<String, Value>, String> {
+    let parsed;
+    let value = match input {
+        Value::String(raw) => {
+            parsed = serde_json::from_str::<Value>(raw)
+                .map_err(|e| format!("Could not parse the tool input as JSON ({e}): {raw}"))?;
+            &parsed
+        }
+        other => other,
+    };
+    match value {
+        Value::Object(map) => Ok(map.clone()),
+        other => Err(format!("Tool input must be a JSON object, got: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pages() -> Vec<Page> {
+        vec![Page {
+            title: "Aurora Run".into(),
+            aliases: vec!["Aurora Run film".into()],
+            text: "A 2011 film.".into(),
+        }]
+    }
+
+    fn with_tools(recorded: BTreeMap<String, ToolOutput>, f: impl FnOnce(&mut ReplayTools)) {
+        let definitions = vec![ToolDef {
+            name: "search".into(),
+            description: String::new(),
+            input_schema: json!({}),
+        }];
+        let environment =
+            BTreeMap::from([("search".to_owned(), ToolEnv::Search { pages: pages() })]);
+        let mut tools = ReplayTools {
+            definitions: &definitions,
+            environment: &environment,
+            recorded: &recorded,
+        };
+        f(&mut tools);
+    }
+
+    fn call<'a>(name: &'a str, input: &'a Value) -> ToolCall<'a> {
+        ToolCall {
+            id: "t1",
+            name,
+            input,
+        }
+    }
+
+    #[test]
+    fn search_matches_titles_and_aliases_loosely_and_misses_plainly() {
+        with_tools(BTreeMap::new(), |tools| {
+            let hit = tools.run(call("search", &json!({"query": "  aurora RUN! "})));
+            assert_eq!(hit, ToolOutput::ok("A 2011 film."));
+            let alias = tools.run(call("search", &json!({"query": "aurora run film"})));
+            assert_eq!(alias, ToolOutput::ok("A 2011 film."));
+            let miss = tools.run(call("search", &json!({"query": "Aurora"})));
+            assert_eq!(miss, ToolOutput::ok(SEARCH_MISS));
+        });
+    }
+
+    #[test]
+    fn unknown_tools_and_bad_input_come_back_as_errors() {
+        with_tools(BTreeMap::new(), |tools| {
+            let unknown = tools.run(call("browse", &json!({})));
+            assert!(unknown.is_error);
+            assert!(unknown.content.contains("Unknown tool `browse`"));
+            assert!(unknown.content.contains("search"));
+            let broken = tools.run(call("search", &json!("{\"query\": ")));
+            assert!(broken.is_error);
+            assert!(broken.content.contains("Could not parse"));
+            let wrong_type = tools.run(call("search", &json!([1])));
+            assert!(wrong_type.is_error);
+            let no_query = tools.run(call("search", &json!({"q": "x"})));
+            assert!(no_query.is_error);
+            let raw_ok = tools.run(call("search", &json!("{\"query\": \"Aurora Run\"}")));
+            assert_eq!(raw_ok, ToolOutput::ok("A 2011 film."));
+        });
+    }
+
+    #[test]
+    fn a_recorded_result_wins_over_the_environment() {
+        let recorded = BTreeMap::from([("t1".to_owned(), ToolOutput::error("timeout"))]);
+        with_tools(recorded, |tools| {
+            let out = tools.run(call("search", &json!({"query": "Aurora Run"})));
+            assert_eq!(out, ToolOutput::error("timeout"));
+        });
+    }
+
+    #[test]
+    fn today_returns_its_fixed_date() {
+        let env = ToolEnv::Today {
+            date: "2026-10-08".into(),
+        };
+        assert_eq!(env.run(&Map::new()), ToolOutput::ok("2026-10-08"));
+    }
+}

@@ -1,0 +1,220 @@
+//! What a replay produces: the conversation, stored once, and the steps that
+//! built it, each pointing at the prefix of the conversation it left behind.
+
+use std::num::NonZeroU32;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::check::{CheckPolicy, Verdict};
+use super::message::{Message, Usage};
+use super::model::Rejection;
+use super::tools::ToolOutput;
+
+/// How the loop is set up for one replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Config {
+    pub max_turns: NonZeroU32,
+    pub check: CheckPolicy,
+}
+
+impl Config {
+    pub fn new(max_turns: NonZeroU32) -> Self {
+        Config {
+            max_turns,
+            check: CheckPolicy::default(),
+        }
+    }
+}
+
+/// The size of one request: the whole conversation, resent every call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RequestSize {
+    /// 1 for the first model call of the run.
+    pub number: u32,
+    pub messages: usize,
+    pub chars: usize,
+}
+
+/// One step of the loop.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The 0-based turn; one turn is one model call.
+    pub turn: u32,
+    /// How many messages the conversation holds after this step.
+    pub messages: usize,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// What happened in a step. The four phases of a turn come first, then the
+/// exits; exactly one exit ends every finished trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Event {
+    /// The model was sent `request`; its reply is the last message now.
+    Call {
+        request: RequestSize,
+        stop_reason: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+    Check {
+        stop_reason: String,
+        #[serde(flatten)]
+        verdict: Verdict,
+    },
+    /// One requested tool ran.
+    Dispatch {
+        id: String,
+        name: String,
+        input: Value,
+        output: ToolOutput,
+    },
+    /// All results of the turn went into the conversation as one message.
+    Append {
+        results: usize,
+    },
+    Answer {
+        text: String,
+    },
+    /// The loop ran out of turns and returns `None`.
+    BudgetExhausted {
+        max_turns: u32,
+    },
+    Stopped {
+        reason: String,
+    },
+    /// The recording holds no reply for this call.
+    RecordingEnded,
+    Rejected {
+        rejection: Rejection,
+    },
+}
+
+/// The phase names, as the lesson spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Call,
+    Check,
+    Dispatch,
+    Append,
+    Answer,
+    BudgetExhausted,
+    Stopped,
+    RecordingEnded,
+    Rejected,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Call => "call",
+            Phase::Check => "check",
+            Phase::Dispatch => "dispatch",
+            Phase::Append => "append",
+            Phase::Answer => "answer",
+            Phase::BudgetExhausted => "budget_exhausted",
+            Phase::Stopped => "stopped",
+            Phase::RecordingEnded => "recording_ended",
+            Phase::Rejected => "rejected",
+        }
+    }
+
+    pub fn is_exit(self) -> bool {
+        !matches!(
+            self,
+            Phase::Call | Phase::Check | Phase::Dispatch | Phase::Append
+        )
+    }
+}
+
+impl Event {
+    pub fn phase(&self) -> Phase {
+        match self {
+            Event::Call { .. } => Phase::Call,
+            Event::Check { .. } => Phase::Check,
+            Event::Dispatch { .. } => Phase::Dispatch,
+            Event::Append { .. } => Phase::Append,
+            Event::Answer { .. } => Phase::Answer,
+            Event::BudgetExhausted { .. } => Phase::BudgetExhausted,
+            Event::Stopped { .. } => Phase::Stopped,
+            Event::RecordingEnded => Phase::RecordingEnded,
+            Event::Rejected { .. } => Phase::Rejected,
+        }
+    }
+}
+
+/// How a finished run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome<'a> {
+    Answered(&'a str),
+    BudgetExhausted,
+    Stopped(&'a str),
+    RecordingEnded,
+    Rejected(&'a Rejection),
+}
+
+impl Outcome<'_> {
+    /// The label used in `run` output: answered, budget_exhausted, ...
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Answered(_) => "answered",
+            Outcome::BudgetExhausted => "budget_exhausted",
+            Outcome::Stopped(_) => "stopped",
+            Outcome::RecordingEnded => "recording_ended",
+            Outcome::Rejected(_) => "rejected",
+        }
+    }
+}
+
+/// A whole replay.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    pub config: Config,
+    pub messages: Vec<Message>,
+    pub steps: Vec<Step>,
+}
+
+impl Trace {
+    /// How the run ended; `None` while the last step is not an exit.
+    pub fn outcome(&self) -> Option<Outcome<'_>> {
+        Some(match &self.steps.last()?.event {
+            Event::Answer { text } => Outcome::Answered(text),
+            Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
+            Event::Stopped { reason } => Outcome::Stopped(reason),
+            Event::RecordingEnded => Outcome::RecordingEnded,
+            Event::Rejected { rejection } => Outcome::Rejected(rejection),
+            _ => return None,
+        })
+    }
+
+    /// The answer text, if the run was answered: the loop's return value.
+    pub fn result(&self) -> Option<&str> {
+        match self.outcome()? {
+            Outcome::Answered(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn model_calls(&self) -> usize {
+        self.count(Phase::Call)
+    }
+
+    pub fn tool_calls(&self) -> usize {
+        self.count(Phase::Dispatch)
+    }
+
+    fn count(&self, phase: Phase) -> usize {
+        self.steps
+            .iter()
+            .filter(|s| s.event.phase() == phase)
+            .count()
+    }
+
+    /// The conversation as it stood after step `index`.
+    pub fn messages_after(&self, index: usize) -> &[Message] {
+        let len = self.steps.get(index).map_or(1, |s| s.messages);
+        &self.messages[..len.min(self.messages.len())]
+    }
+}

@@ -1,0 +1,15 @@
+//! loopstep replays recorded LLM agent runs through a real, generic agent
+//! loop, one phase at a time: call, check, dispatch, append.
+//!
+//! - [`engine`]: the loop as a pure step machine (no I/O), the scripted model
+//!   and the replay tools.
+//! - [`transcript`]: the native JSON format, the built-in runs, validation.
+//! - [`report`]: headless text and JSON output for `loopstep run`.
+//! - [`cli`]: the command line.
+//! - [`text`]: making untrusted transcript text safe for a terminal.
+
+pub mod cli;
+pub mod engine;
+pub mod report;
+pub mod text;
+pub mod transcript;

@@ -1,0 +1,142 @@
+//! Headless rendering of a replay for `loopstep run`: one line per step as
+//! text, or one JSON object.
+
+use serde_json::{Value, json};
+
+use crate::engine::{Event, Outcome, Step, Trace, Verdict};
+use crate::text::one_line;
+use crate::transcript::{Transcript, Verification};
+
+/// How long a tool input or output may get on one line of the text report.
+const PREVIEW_CHARS: usize = 72;
+
+pub fn text(transcript: &Transcript, trace: &Trace) -> String {
+    let mut out = format!(
+        "{} · max_turns {} · {} check\nquestion: {}\n",
+        one_line(&transcript.id, PREVIEW_CHARS),
+        trace.config.max_turns,
+        policy_name(trace),
+        one_line(&transcript.question, PREVIEW_CHARS * 2),
+    );
+    for step in &trace.steps {
+        out.push_str(&format!(
+            "turn {:<2} {:<16} {}\n",
+            step.turn,
+            step.event.phase().as_str(),
+            describe(step)
+        ));
+    }
+    out.push_str(&format!(
+        "model calls: {} · tool calls: {} · outcome: {} · goal check: {}\n",
+        trace.model_calls(),
+        trace.tool_calls(),
+        trace.outcome().map_or("unfinished", Outcome::label),
+        verification_label(&transcript.verify(trace)),
+    ));
+    out.push_str(&match trace.result() {
+        Some(answer) => format!("result: \"{}\"\n", one_line(answer, PREVIEW_CHARS * 4)),
+        None => "result: None\n".to_owned(),
+    });
+    out
+}
+
+pub fn json(transcript: &Transcript, trace: &Trace) -> Value {
+    let verification = transcript.verify(trace);
+    let mut report = json!({
+        "transcript": transcript.id,
+        "title": transcript.title,
+        "max_turns": trace.config.max_turns,
+        "check": trace.config.check,
+        "outcome": trace.outcome().map_or("unfinished", Outcome::label),
+        "result": trace.result(),
+        "model_calls": trace.model_calls(),
+        "tool_calls": trace.tool_calls(),
+        "goal_check": verification_label(&verification),
+        "steps": trace.steps,
+        "messages": trace.messages,
+    });
+    if let Verification::NotVerified(misses) = verification {
+        report["goal_check_misses"] = json!(misses);
+    }
+    report
+}
+
+fn policy_name(trace: &Trace) -> &'static str {
+    match trace.config.check {
+        crate::engine::CheckPolicy::Lesson => "lesson",
+        crate::engine::CheckPolicy::Production => "production",
+    }
+}
+
+fn verification_label(v: &Verification) -> &'static str {
+    match v {
+        Verification::NotChecked => "not_checked",
+        Verification::Verified => "verified",
+        Verification::NotVerified(_) => "not_verified",
+    }
+}
+
+fn describe(step: &Step) -> String {
+    match &step.event {
+        Event::Call {
+            request,
+            stop_reason,
+            ..
+        } => format!(
+            "request #{}: {} message{}, {} chars → reply with stop_reason {}",
+            request.number,
+            request.messages,
+            plural(request.messages),
+            request.chars,
+            one_line(stop_reason, PREVIEW_CHARS)
+        ),
+        Event::Check {
+            stop_reason,
+            verdict,
+        } => {
+            let branch = match verdict {
+                Verdict::Dispatch => "dispatch the tool requests".to_owned(),
+                Verdict::Answer => "return the text as the answer".to_owned(),
+                Verdict::Continue => "paused: send the conversation back".to_owned(),
+                Verdict::Stop { reason } => {
+                    format!("stop: {}", one_line(reason, PREVIEW_CHARS * 2))
+                }
+            };
+            format!("{} → {branch}", one_line(stop_reason, PREVIEW_CHARS))
+        }
+        Event::Dispatch {
+            name,
+            input,
+            output,
+            ..
+        } => format!(
+            "{} {} → {}{:?}",
+            one_line(name, PREVIEW_CHARS),
+            one_line(&input.to_string(), PREVIEW_CHARS),
+            if output.is_error { "error " } else { "" },
+            one_line(&output.content, PREVIEW_CHARS)
+        ),
+        Event::Append { results } => format!(
+            "{results} result{} as one user message → {} messages",
+            plural(*results),
+            step.messages
+        ),
+        Event::Answer { text } => format!("{:?}", one_line(text, PREVIEW_CHARS * 4)),
+        Event::BudgetExhausted { max_turns } => format!(
+            "all {max_turns} turn{} used without an answer: the loop returns None",
+            plural(*max_turns as usize)
+        ),
+        Event::Stopped { reason } => one_line(reason, PREVIEW_CHARS * 2),
+        Event::RecordingEnded => {
+            "the recording has no reply for this call: the replay ends here".to_owned()
+        }
+        Event::Rejected { rejection } => format!(
+            "the API rejected the request: {}",
+            one_line(&rejection.to_string(), PREVIEW_CHARS * 2)
+        ),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,106 @@
+//! Everything that can be wrong with a transcript, worded for the person who
+//! has to fix it: what is wrong, in which file, and where in it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// One problem found by validation, at a JSON path such as `replies[1].content[0].id`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at `{}`: {}", self.path, self.message)
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{origin} is not valid JSON: {message} (line {line}, column {column})")]
+    Syntax {
+        origin: String,
+        message: String,
+        line: usize,
+        column: usize,
+    },
+    #[error("{origin}, line {line}, column {column}, at `{path}`: {message}")]
+    Shape {
+        origin: String,
+        path: String,
+        message: String,
+        line: usize,
+        column: usize,
+    },
+    #[error("{origin} is not a valid transcript ({} problem{}):\n{}",
+        problems.len(), if problems.len() == 1 { "" } else { "s" }, bullet_list(problems))]
+    Invalid {
+        origin: String,
+        problems: Vec<Problem>,
+    },
+    #[error(
+        "`{name}` is neither a built-in run nor a file. Built-in runs: {builtins}. \
+         To open a file, give its path (for example ./my-run.json)."
+    )]
+    NotFound { name: String, builtins: String },
+}
+
+fn bullet_list(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  - {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl LoadError {
+    /// Turns a serde error into a message with line, column and JSON path.
+    pub(crate) fn from_json(origin: &str, path: String, inner: serde_json::Error) -> Self {
+        let (line, column) = (inner.line(), inner.column());
+        let mut message = without_position(&inner);
+        if inner.is_eof() {
+            message = format!("{message} (is the file cut short?)");
+        }
+        if inner.is_data() {
+            LoadError::Shape {
+                origin: origin.to_owned(),
+                path,
+                message,
+                line,
+                column,
+            }
+        } else {
+            LoadError::Syntax {
+                origin: origin.to_owned(),
+                message,
+                line,
+                column,
+            }
+        }
+    }
+}
+
+/// serde_json appends " at line L column C"; the error says that its own way.
+fn without_position(err: &serde_json::Error) -> String {
+    let full = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    full.strip_suffix(&suffix).unwrap_or(&full).to_owned()
+}

@@ -1,0 +1,238 @@
+//! Recorded runs coming in: the native JSON format, the built-in runs and
+//! the checks that a transcript can be replayed.
+
+mod builtin;
+mod error;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::num::NonZeroU32;
+use std::path::Path;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::engine::{
+    Config, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv, ToolOutput, Trace,
+};
+
+pub use builtin::{BUILTIN_NAMES, builtin};
+pub use error::{LoadError, Problem};
+
+/// The transcript format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A recorded run, ready to replay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Transcript {
+    pub version: u32,
+    pub id: String,
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The user's question: the first message of the conversation.
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// The model the run was recorded with.
+    pub model: String,
+    /// The turn budget the run was recorded with.
+    #[serde(deserialize_with = "positive_turns")]
+    pub max_turns: NonZeroU32,
+    #[serde(default)]
+    pub tools: Vec<ToolDef>,
+    /// The model's replies, in the order it gave them.
+    pub replies: Vec<Reply>,
+    /// Replay stand-ins for tools, keyed by tool name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub environment: BTreeMap<String, ToolEnv>,
+    /// Tool results recorded for particular tool calls, keyed by tool-call id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub results: BTreeMap<String, ToolOutput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expectation>,
+}
+
+/// What a correct run ends with, so an answer can be checked, not just given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_calls: Option<usize>,
+}
+
+/// A run defined as another one with a few fields changed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    version: u32,
+    id: String,
+    title: String,
+    #[serde(default)]
+    description: String,
+    /// The name of the built-in run this one starts from.
+    base: String,
+    #[serde(default, deserialize_with = "optional_positive_turns")]
+    max_turns: Option<NonZeroU32>,
+}
+
+/// The goal check: did the answer match what the transcript expects?
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verification {
+    /// The transcript states no expectation, or the run gave no answer.
+    NotChecked,
+    Verified,
+    /// Answered, but not what was expected; each entry says how.
+    NotVerified(Vec<String>),
+}
+
+impl Transcript {
+    /// Loads a built-in run by name, or else a file by path.
+    pub fn resolve(name_or_path: &str) -> Result<Transcript, LoadError> {
+        if let Some(found) = builtin(name_or_path) {
+            return found;
+        }
+        let path = Path::new(name_or_path);
+        if !path.exists() {
+            return Err(LoadError::NotFound {
+                name: name_or_path.to_owned(),
+                builtins: BUILTIN_NAMES.join(", "),
+            });
+        }
+        Transcript::from_file(path)
+    }
+
+    pub fn from_file(path: &Path) -> Result<Transcript, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Transcript::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates JSON text; `origin` names it in messages.
+    pub fn parse(text: &str, origin: &str) -> Result<Transcript, LoadError> {
+        let transcript = if declares_base(text) {
+            let scenario: Scenario = from_json(text, origin)?;
+            scenario.apply(origin)?
+        } else {
+            from_json(text, origin)?
+        };
+        let problems = validate::problems(&transcript);
+        if problems.is_empty() {
+            Ok(transcript)
+        } else {
+            Err(LoadError::Invalid {
+                origin: origin.to_owned(),
+                problems,
+            })
+        }
+    }
+
+    /// Replays the run through the real loop with the scripted model.
+    pub fn replay(&self, config: Config) -> Trace {
+        let model = ScriptedModel::new(&self.replies);
+        let tools = ReplayTools {
+            definitions: &self.tools,
+            environment: &self.environment,
+            recorded: &self.results,
+        };
+        Run::new(model, tools, &self.question, config).into_trace()
+    }
+
+    /// The loop set up as recorded: the transcript's own budget, production check.
+    pub fn default_config(&self) -> Config {
+        Config::new(self.max_turns)
+    }
+
+    pub fn verify(&self, trace: &Trace) -> Verification {
+        let (Some(expect), Some(answer)) = (&self.expect, trace.result()) else {
+            return Verification::NotChecked;
+        };
+        let mut misses = Vec::new();
+        if let Some(wanted) = &expect.answer
+            && answer.trim() != wanted.trim()
+        {
+            misses.push(format!("expected the answer {wanted:?}, got {answer:?}"));
+        }
+        if let Some(wanted) = expect.model_calls
+            && trace.model_calls() != wanted
+        {
+            misses.push(format!(
+                "expected {wanted} model calls, took {}",
+                trace.model_calls()
+            ));
+        }
+        if misses.is_empty() {
+            Verification::Verified
+        } else {
+            Verification::NotVerified(misses)
+        }
+    }
+}
+
+impl Scenario {
+    fn apply(self, origin: &str) -> Result<Transcript, LoadError> {
+        let Some(base) = builtin(&self.base) else {
+            return Err(LoadError::Invalid {
+                origin: origin.to_owned(),
+                problems: vec![Problem::new(
+                    "base",
+                    format!(
+                        "`{}` is not a built-in run; choose one of: {}",
+                        self.base,
+                        BUILTIN_NAMES.join(", ")
+                    ),
+                )],
+            });
+        };
+        let base = base?;
+        Ok(Transcript {
+            version: self.version,
+            id: self.id,
+            title: self.title,
+            description: self.description,
+            max_turns: self.max_turns.unwrap_or(base.max_turns),
+            ..base
+        })
+    }
+}
+
+/// A scenario is recognised by its top-level `base` field.
+fn declares_base(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+        .is_ok_and(|top| top.contains_key("base"))
+}
+
+fn from_json<T: for<'de> Deserialize<'de>>(text: &str, origin: &str) -> Result<T, LoadError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+        let path = e.path().to_string();
+        LoadError::from_json(origin, path, e.into_inner())
+    })?;
+    deserializer
+        .end()
+        .map_err(|e| LoadError::from_json(origin, String::new(), e))?;
+    Ok(value)
+}
+
+fn positive_turns<'de, D: Deserializer<'de>>(d: D) -> Result<NonZeroU32, D::Error> {
+    let n = i64::deserialize(d)?;
+    u32::try_from(n)
+        .ok()
+        .and_then(NonZeroU32::new)
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "max_turns must be a whole number from 1 to {}, got {n}: the loop needs at least one model call",
+                u32::MAX
+            ))
+        })
+}
+
+fn optional_positive_turns<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<NonZeroU32>, D::Error> {
+    positive_turns(d).map(Some)
+}

@@ -1,0 +1,122 @@
+//! Checks a parsed transcript can be replayed, collecting every problem.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::engine::{Block, StopReason, ToolEnv};
+
+use super::{FORMAT_VERSION, Problem, Transcript};
+
+pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
+    let mut found = Vec::new();
+    let mut problem = |path: String, message: String| found.push(Problem::new(path, message));
+
+    if t.version != FORMAT_VERSION {
+        problem(
+            "version".into(),
+            format!(
+                "version {} is not supported; this loopstep reads version {FORMAT_VERSION}",
+                t.version
+            ),
+        );
+    }
+    for (field, value) in [
+        ("id", &t.id),
+        ("question", &t.question),
+        ("model", &t.model),
+    ] {
+        if value.trim().is_empty() {
+            problem(field.into(), "must not be empty".into());
+        }
+    }
+    if t.replies.is_empty() {
+        problem(
+            "replies".into(),
+            "holds no reply: the model would have nothing to say".into(),
+        );
+    }
+
+    let mut tool_names = BTreeSet::new();
+    for (i, tool) in t.tools.iter().enumerate() {
+        if !tool_names.insert(tool.name.as_str()) {
+            problem(
+                format!("tools[{i}].name"),
+                format!("tool `{}` is declared twice", tool.name),
+            );
+        }
+    }
+    for (name, env) in &t.environment {
+        if !tool_names.contains(name.as_str()) {
+            problem(
+                format!("environment.{name}"),
+                format!("no tool named `{name}` is declared in `tools`"),
+            );
+        }
+        if let ToolEnv::Search { pages } = env
+            && pages.is_empty()
+        {
+            problem(format!("environment.{name}.pages"), "holds no page".into());
+        }
+    }
+
+    let mut ids: BTreeMap<&str, String> = BTreeMap::new();
+    for (r, reply) in t.replies.iter().enumerate() {
+        if reply.stop_reason.trim().is_empty() {
+            problem(
+                format!("replies[{r}].stop_reason"),
+                "must not be empty".into(),
+            );
+        }
+        let asks_for_tools = StopReason::parse(&reply.stop_reason) == StopReason::ToolUse;
+        for (b, block) in reply.content.iter().enumerate() {
+            let at = format!("replies[{r}].content[{b}]");
+            match block {
+                Block::ToolResult { .. } => problem(
+                    at,
+                    "a model reply cannot hold a tool_result; results come from the tools".into(),
+                ),
+                Block::ToolUse { id, name, .. } => {
+                    if id.trim().is_empty() {
+                        problem(format!("{at}.id"), "a tool_use needs an id".into());
+                    } else if let Some(first) = ids.insert(id, at.clone()) {
+                        problem(
+                            format!("{at}.id"),
+                            format!("tool_use id `{id}` is already used at `{first}`"),
+                        );
+                    }
+                    let answerable = t.results.contains_key(id)
+                        || t.environment.contains_key(name)
+                        // An undeclared tool is answered with an error result.
+                        || !tool_names.contains(name.as_str());
+                    if asks_for_tools && !answerable {
+                        problem(
+                            at,
+                            format!(
+                                "tool_use `{id}` calls `{name}`, which has no recorded result \
+                                 (add one under `results.{id}`) and no replay environment \
+                                 (add one under `environment.{name}`)"
+                            ),
+                        );
+                    }
+                }
+                Block::Text { .. } | Block::Thinking { .. } => {}
+            }
+        }
+    }
+    for id in t.results.keys() {
+        if !ids.contains_key(id.as_str()) {
+            problem(
+                format!("results.{id}"),
+                format!("no tool_use in `replies` has the id `{id}`"),
+            );
+        }
+    }
+    if let Some(expect) = &t.expect
+        && expect.model_calls == Some(0)
+    {
+        problem(
+            "expect.model_calls".into(),
+            "must be at least 1: every run calls the model once".into(),
+        );
+    }
+    found
+}
