@@ -24,7 +24,11 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at `{}`: {}", self.path, self.message)
+        if self.path.is_empty() {
+            write!(f, "at the top level: {}", self.message)
+        } else {
+            write!(f, "at `{}`: {}", self.path, self.message)
+        }
     }
 }
 
@@ -72,6 +76,13 @@ fn bullet_list(problems: &[Problem]) -> String {
 }
 
 impl LoadError {
+    pub(crate) fn one_problem(origin: &str, path: &str, message: String) -> Self {
+        LoadError::Invalid {
+            origin: origin.to_owned(),
+            problems: vec![Problem::new(path, message)],
+        }
+    }
+
     /// Turns a serde error into a message with line, column and JSON path.
     pub(crate) fn from_json(origin: &str, path: String, inner: serde_json::Error) -> Self {
         let (line, column) = (inner.line(), inner.column());

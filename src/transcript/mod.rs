@@ -114,7 +114,19 @@ impl Transcript {
 
     /// Parses and validates JSON text; `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<Transcript, LoadError> {
-        let transcript = if declares_base(text) {
+        let top: serde_json::Value = from_json(text, origin)?;
+        let Some(fields) = top.as_object() else {
+            return Err(LoadError::one_problem(
+                origin,
+                "",
+                format!(
+                    "a transcript is a JSON object, but this file holds {}",
+                    json_kind(&top)
+                ),
+            ));
+        };
+        // A scenario is recognised by its `base` field; it borrows a built-in run.
+        let transcript = if fields.contains_key("base") {
             let scenario: Scenario = from_json(text, origin)?;
             scenario.apply(origin)?
         } else {
@@ -176,17 +188,15 @@ impl Transcript {
 impl Scenario {
     fn apply(self, origin: &str) -> Result<Transcript, LoadError> {
         let Some(base) = builtin(&self.base) else {
-            return Err(LoadError::Invalid {
-                origin: origin.to_owned(),
-                problems: vec![Problem::new(
-                    "base",
-                    format!(
-                        "`{}` is not a built-in run; choose one of: {}",
-                        self.base,
-                        BUILTIN_NAMES.join(", ")
-                    ),
-                )],
-            });
+            return Err(LoadError::one_problem(
+                origin,
+                "base",
+                format!(
+                    "`{}` is not a built-in run; choose one of: {}",
+                    self.base,
+                    BUILTIN_NAMES.join(", ")
+                ),
+            ));
         };
         let base = base?;
         Ok(Transcript {
@@ -200,10 +210,15 @@ impl Scenario {
     }
 }
 
-/// A scenario is recognised by its top-level `base` field.
-fn declares_base(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
-        .is_ok_and(|top| top.contains_key("base"))
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
 }
 
 fn from_json<T: for<'de> Deserialize<'de>>(text: &str, origin: &str) -> Result<T, LoadError> {

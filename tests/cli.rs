@@ -1,0 +1,299 @@
+//! The binary as a user runs it: output, messages and exit codes.
+
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use common::{asks, says, search_doc};
+use serde_json::{Value, json};
+
+fn loopstep() -> Command {
+    Command::cargo_bin("loopstep").unwrap()
+}
+
+/// Writes `contents` to a file of its own under the test target folder.
+fn file(name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = loopstep().args(args).output().unwrap();
+    Output {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Bad input: exit 2, nothing on stdout, a message naming the problem.
+fn assert_bad_input(args: &[&str], expected: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.code, 2, "args {args:?}\nstderr: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "stdout: {}", out.stdout);
+    for needle in expected {
+        assert!(
+            out.stderr.contains(needle),
+            "missing {needle:?} in: {}",
+            out.stderr
+        );
+    }
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    out.stderr
+}
+
+#[test]
+fn run_prints_each_step_and_ends_with_the_result() {
+    let out = run(&["run", "aurora-run"]);
+    assert_eq!(out.code, 0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.last(), Some(&"result: \"1974\""));
+    let phases: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("turn "))
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            "call", "check", "dispatch", "append", "call", "check", "dispatch", "append", "call",
+            "check", "answer"
+        ]
+    );
+    assert!(out.stdout.contains("request #3: 5 messages"));
+}
+
+#[test]
+fn a_spent_budget_prints_none_and_still_exits_zero() {
+    for args in [
+        &["run", "aurora-run", "--max-turns", "2"][..],
+        &["run", "aurora-run-max-turns-2"][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 0);
+        assert!(out.stdout.ends_with("result: None\n"), "{}", out.stdout);
+        assert!(out.stdout.contains("budget_exhausted"));
+    }
+    assert!(
+        run(&["run", "paris"])
+            .stdout
+            .ends_with("result: \"Paris\"\n")
+    );
+}
+
+#[test]
+fn json_output_has_the_outcome_counts_and_steps() {
+    let out = run(&["run", "aurora-run", "--format", "json"]);
+    assert_eq!(out.code, 0);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["transcript"], "aurora-run");
+    assert_eq!(report["max_turns"], 10);
+    assert_eq!(report["outcome"], "answered");
+    assert_eq!(report["result"], "1974");
+    assert_eq!(report["model_calls"], 3);
+    assert_eq!(report["tool_calls"], 2);
+    assert_eq!(report["goal_check"], "verified");
+    let steps = report["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 11);
+    assert_eq!(steps[0]["turn"], 0);
+    assert_eq!(steps[0]["phase"], "call");
+    assert_eq!(steps[10]["phase"], "answer");
+
+    let none = run(&["run", "aurora-run", "--max-turns", "2", "--format", "json"]);
+    let report: Value = serde_json::from_str(&none.stdout).unwrap();
+    assert_eq!(report["outcome"], "budget_exhausted");
+    assert_eq!(report["result"], Value::Null);
+    assert_eq!(report["model_calls"], 2);
+}
+
+#[test]
+fn the_check_flag_changes_how_a_truncated_reply_is_read() {
+    let doc = search_doc(
+        vec![
+            json!({"content": [{"type": "text", "text": "The director was born in 19"}], "stop_reason": "max_tokens"}),
+        ],
+        10,
+    );
+    let path = file("truncated-reply.json", doc.to_string());
+    let path = path.to_str().unwrap();
+    let production = run(&["run", path, "--check", "production"]);
+    assert!(
+        production.stdout.ends_with("result: None\n"),
+        "{}",
+        production.stdout
+    );
+    let lesson = run(&["run", path, "--check", "lesson"]);
+    assert!(
+        lesson
+            .stdout
+            .ends_with("result: \"The director was born in 19\"\n")
+    );
+}
+
+#[test]
+fn list_names_every_built_in_run() {
+    let out = run(&["list"]);
+    assert_eq!(out.code, 0);
+    for name in ["aurora-run", "paris", "aurora-run-max-turns-2"] {
+        assert!(out.stdout.lines().any(|l| l.starts_with(name)), "{name}");
+    }
+}
+
+#[test]
+fn help_teaches_the_commands_and_exit_codes() {
+    let out = run(&["--help"]);
+    assert_eq!(out.code, 0);
+    for needle in [
+        "run",
+        "list",
+        "validate",
+        "max_turns",
+        "Exit codes",
+        "Examples",
+    ] {
+        assert!(out.stdout.contains(needle), "{needle}");
+    }
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    assert_bad_input(
+        &["run", "no/such/run.json"],
+        &["no/such/run.json", "aurora-run"],
+    );
+    assert_bad_input(&["run", "nonsense"], &["`nonsense`", "Built-in runs"]);
+}
+
+#[test]
+fn broken_json_names_line_and_column() {
+    let path = file("broken.json", "{\n  \"version\": 1,\n  \"id\": oops\n}");
+    assert_bad_input(
+        &["run", path.to_str().unwrap()],
+        &["not valid JSON", "line 3", "column"],
+    );
+}
+
+#[test]
+fn a_wrong_field_names_its_json_path() {
+    let mut doc = search_doc(vec![says("x", "end_turn")], 10);
+    doc["replies"][0]["content"][0]["text"] = json!(42);
+    let path = file("wrong-type.json", doc.to_string());
+    assert_bad_input(
+        &["run", path.to_str().unwrap()],
+        &["replies[0].content[0]", "expected a string", "line 1"],
+    );
+
+    let mut doc = search_doc(vec![says("x", "end_turn")], 10);
+    doc["max_turn"] = json!(3);
+    let path = file("typo.json", doc.to_string());
+    assert_bad_input(
+        &["run", path.to_str().unwrap()],
+        &["max_turn", "unknown field"],
+    );
+}
+
+#[test]
+fn a_zero_or_negative_budget_is_refused() {
+    for bad in [0, -3] {
+        let path = file(
+            &format!("budget{bad}.json"),
+            search_doc(vec![says("x", "end_turn")], 1)
+                .to_string()
+                .replace("\"max_turns\":1", &format!("\"max_turns\":{bad}")),
+        );
+        assert_bad_input(
+            &["run", path.to_str().unwrap()],
+            &["max_turns", "at least one model call"],
+        );
+    }
+    assert_bad_input(
+        &["run", "aurora-run", "--max-turns", "0"],
+        &["--max-turns", "at least 1"],
+    );
+    assert_bad_input(
+        &["run", "aurora-run", "--max-turns", "ten"],
+        &["not a whole number"],
+    );
+}
+
+#[test]
+fn validate_reports_every_problem_at_once() {
+    let mut doc = search_doc(
+        vec![
+            asks(&[("dup", "search", json!({"query": "a"}))]),
+            asks(&[("dup", "lookup", json!({}))]),
+        ],
+        10,
+    );
+    doc["tools"] = json!([{"name": "search"}, {"name": "lookup"}]);
+    doc["results"] = json!({"ghost": {"content": "x"}});
+    doc["version"] = json!(7);
+    let path = file("many-problems.json", doc.to_string());
+    let stderr = assert_bad_input(
+        &["validate", path.to_str().unwrap()],
+        &[
+            "4 problems",
+            "version 7",
+            "`replies[1].content[0].id`: tool_use id `dup` is already used",
+            "`lookup`, which has no recorded result",
+            "results.ghost",
+        ],
+    );
+    assert!(stderr.contains("many-problems.json"));
+
+    let good = file(
+        "good.json",
+        search_doc(vec![says("x", "end_turn")], 3).to_string(),
+    );
+    let out = run(&["validate", good.to_str().unwrap()]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("valid transcript `test`"));
+}
+
+#[test]
+fn truncated_and_garbage_files_never_panic() {
+    let source = include_str!("../transcripts/aurora-run.json");
+    let cuts: Vec<usize> = (0..source.len()).step_by(97).collect();
+    for cut in cuts {
+        let path = file("truncated.json", &source.as_bytes()[..cut]);
+        assert_bad_input(&["run", path.to_str().unwrap()], &["truncated.json"]);
+    }
+    for (name, bytes) in [
+        ("empty.json", &b""[..]),
+        ("binary.json", &[0xff, 0xfe, 0x00, 0x12, 0x80][..]),
+        ("array.json", &b"[1, 2, 3]"[..]),
+        ("trailing.json", &b"{} {}"[..]),
+        ("deep.json", "[".repeat(5000).as_bytes()),
+    ] {
+        let path = file(name, bytes);
+        assert_bad_input(&["validate", path.to_str().unwrap()], &[name]);
+    }
+}
+
+#[test]
+fn escape_sequences_in_input_never_reach_the_terminal() {
+    let doc = search_doc(
+        vec![says("\u{1b}[2J\u{1b}]0;owned\u{7}1974", "end_turn")],
+        3,
+    );
+    let path = file("hostile.json", doc.to_string());
+    let out = run(&["run", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0);
+    assert!(!out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{7}'));
+    assert!(out.stdout.contains("␛[2J"));
+
+    let path = file("hostile\u{1b}[31m.json", "nope");
+    let out = run(&["run", path.to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+}

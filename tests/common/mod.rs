@@ -1,0 +1,47 @@
+//! Small builders for transcripts used across the integration tests.
+#![allow(dead_code)] // each test crate uses its own subset
+
+use loopstep::transcript::Transcript;
+use serde_json::{Value, json};
+
+/// A reply asking for the given tools, each `(id, name, input)`.
+pub fn asks(calls: &[(&str, &str, Value)]) -> Value {
+    asks_with_stop("tool_use", calls)
+}
+
+pub fn asks_with_stop(stop_reason: &str, calls: &[(&str, &str, Value)]) -> Value {
+    let content: Vec<Value> = calls
+        .iter()
+        .map(
+            |(id, name, input)| json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+        )
+        .collect();
+    json!({"content": content, "stop_reason": stop_reason})
+}
+
+pub fn says(text: &str, stop_reason: &str) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "stop_reason": stop_reason})
+}
+
+/// A transcript with a `search` tool over two pages and the given replies.
+pub fn search_run(replies: Vec<Value>, max_turns: u32) -> Transcript {
+    let doc = search_doc(replies, max_turns);
+    Transcript::parse(&doc.to_string(), "test transcript").expect("test transcript is valid")
+}
+
+pub fn search_doc(replies: Vec<Value>, max_turns: u32) -> Value {
+    json!({
+        "version": 1,
+        "id": "test",
+        "title": "test",
+        "question": "In which year was the director of Aurora Run born?",
+        "model": "test-model",
+        "max_turns": max_turns,
+        "tools": [{"name": "search"}],
+        "replies": replies,
+        "environment": {"search": {"kind": "search", "pages": [
+            {"title": "Aurora Run", "text": "A 2011 film directed by Mara Voss."},
+            {"title": "Mara Voss", "text": "Mara Voss, film director, born 1974."}
+        ]}}
+    })
+}

@@ -1,0 +1,395 @@
+//! The loop's behaviour, case by case, as the lessons describe it.
+
+mod common;
+
+use std::num::NonZeroU32;
+
+use common::{asks, asks_with_stop, says, search_run};
+use loopstep::engine::{
+    Block, CheckPolicy, Config, Event, Outcome, Phase, ReplayTools, Reply, Role, Run, SEARCH_MISS,
+    ScriptedModel, Trace,
+};
+use loopstep::transcript::Transcript;
+use serde_json::json;
+
+fn turns(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap()
+}
+
+fn replay_builtin(name: &str, max_turns: Option<u32>) -> Trace {
+    let t = Transcript::resolve(name).unwrap();
+    let mut config = t.default_config();
+    if let Some(n) = max_turns {
+        config.max_turns = turns(n);
+    }
+    t.replay(config)
+}
+
+fn phases(trace: &Trace) -> Vec<(u32, &'static str)> {
+    trace
+        .steps
+        .iter()
+        .map(|s| (s.turn, s.event.phase().as_str()))
+        .collect()
+}
+
+#[test]
+fn aurora_run_answers_1974_after_two_searches_and_three_calls() {
+    let trace = replay_builtin("aurora-run", None);
+    assert_eq!(trace.result(), Some("1974"));
+    assert_eq!(trace.model_calls(), 3);
+    assert_eq!(trace.tool_calls(), 2);
+    let queries: Vec<String> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { name, input, .. } => Some(format!("{name} {}", input["query"])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(queries, ["search \"Aurora Run\"", "search \"Mara Voss\""]);
+    assert_eq!(
+        phases(&trace),
+        [
+            (0, "call"),
+            (0, "check"),
+            (0, "dispatch"),
+            (0, "append"),
+            (1, "call"),
+            (1, "check"),
+            (1, "dispatch"),
+            (1, "append"),
+            (2, "call"),
+            (2, "check"),
+            (2, "answer"),
+        ]
+    );
+}
+
+#[test]
+fn the_first_page_holds_the_distractor_and_the_second_the_answer() {
+    let trace = replay_builtin("aurora-run", None);
+    let outputs: Vec<&str> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { output, .. } => Some(output.content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(outputs[0].contains("1951") && outputs[0].contains("Mara Voss"));
+    assert!(outputs[1].contains("1974") && outputs[1].contains("Norwegian film director"));
+}
+
+#[test]
+fn every_call_resends_the_whole_growing_conversation() {
+    let trace = replay_builtin("aurora-run", None);
+    let sizes: Vec<(u32, usize, usize)> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match s.event {
+            Event::Call { request, .. } => Some((request.number, request.messages, request.chars)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sizes.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
+        [(1, 1), (2, 3), (3, 5)]
+    );
+    assert!(sizes[0].2 < sizes[1].2 && sizes[1].2 < sizes[2].2);
+}
+
+#[test]
+fn paris_answers_on_the_first_call_without_tools() {
+    let trace = replay_builtin("paris", None);
+    assert_eq!(trace.result(), Some("Paris"));
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (1, 0));
+    assert_eq!(phases(&trace), [(0, "call"), (0, "check"), (0, "answer")]);
+}
+
+#[test]
+fn aurora_run_with_two_turns_returns_none_and_never_makes_the_third_call() {
+    for trace in [
+        replay_builtin("aurora-run-max-turns-2", None),
+        replay_builtin("aurora-run", Some(2)),
+    ] {
+        assert_eq!(trace.outcome(), Some(Outcome::BudgetExhausted));
+        assert_eq!(trace.result(), None);
+        assert_eq!((trace.model_calls(), trace.tool_calls()), (2, 2));
+        assert_eq!(
+            trace.steps.last().unwrap().event,
+            Event::BudgetExhausted { max_turns: 2 }
+        );
+        // Both results are in the conversation; the model never saw them all.
+        assert_eq!(trace.messages.len(), 5);
+    }
+}
+
+#[test]
+fn three_turns_are_enough_for_aurora_run() {
+    assert_eq!(replay_builtin("aurora-run", Some(3)).result(), Some("1974"));
+    assert_eq!(replay_builtin("aurora-run", Some(1)).model_calls(), 1);
+}
+
+#[test]
+fn a_model_that_always_searches_is_stopped_by_the_budget() {
+    let replies = (0..20)
+        .map(|i| asks(&[(&format!("t{i}"), "search", json!({"query": "Aurora Run"}))]))
+        .collect::<Vec<_>>();
+    for max_turns in [1, 4, 7] {
+        let t = search_run(replies.clone(), max_turns);
+        let trace = t.replay(t.default_config());
+        assert_eq!(trace.outcome(), Some(Outcome::BudgetExhausted));
+        assert_eq!(trace.model_calls(), max_turns as usize);
+        assert_eq!(trace.tool_calls(), max_turns as usize);
+    }
+}
+
+#[test]
+fn parallel_requests_share_a_call_and_their_results_one_message() {
+    let t = search_run(
+        vec![
+            asks(&[("a", "search", json!({"query": "Aurora Run"}))]),
+            asks(&[
+                ("b", "search", json!({"query": "Mara Voss"})),
+                ("c", "search", json!({"query": "Aurora Run"})),
+            ]),
+            says("1974", "end_turn"),
+        ],
+        10,
+    );
+    let trace = t.replay(t.default_config());
+    assert_eq!(trace.result(), Some("1974"));
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (3, 3));
+    let turn1: Vec<&str> = phases(&trace)
+        .into_iter()
+        .filter(|(turn, _)| *turn == 1)
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(turn1, ["call", "check", "dispatch", "dispatch", "append"]);
+    let appended = &trace.messages[4];
+    assert_eq!(appended.role, Role::User);
+    let ids: Vec<&str> = appended
+        .content
+        .iter()
+        .map(|b| match b {
+            Block::ToolResult { tool_use_id, .. } => tool_use_id.as_str(),
+            other => panic!("unexpected block {other:?}"),
+        })
+        .collect();
+    assert_eq!(ids, ["b", "c"]);
+    assert!(
+        trace
+            .steps
+            .iter()
+            .any(|s| s.event == Event::Append { results: 2 })
+    );
+}
+
+#[test]
+fn a_search_miss_flows_back_like_a_hit() {
+    let t = search_run(
+        vec![
+            asks(&[("a", "search", json!({"query": "Aurora Run (film)"}))]),
+            asks(&[("b", "search", json!({"query": "Aurora Run"}))]),
+            says("Mara Voss", "end_turn"),
+        ],
+        10,
+    );
+    let trace = t.replay(t.default_config());
+    let outputs: Vec<_> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { output, .. } => Some(output.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outputs[0].content, SEARCH_MISS);
+    assert!(!outputs[0].is_error);
+    assert!(outputs[1].content.contains("Mara Voss"));
+    assert_eq!(trace.result(), Some("Mara Voss"));
+}
+
+#[test]
+fn an_unknown_tool_and_broken_input_get_error_results_the_model_can_read() {
+    let t = search_run(
+        vec![
+            asks(&[
+                ("a", "browse", json!({"url": "x"})),
+                ("b", "search", json!("{\"query\": \"Aur")),
+            ]),
+            asks(&[("c", "search", json!({"query": "Aurora Run"}))]),
+            says("done", "end_turn"),
+        ],
+        10,
+    );
+    let trace = t.replay(t.default_config());
+    let results = &trace.messages[2].content;
+    match (&results[0], &results[1]) {
+        (
+            Block::ToolResult {
+                content: unknown,
+                is_error: true,
+                ..
+            },
+            Block::ToolResult {
+                content: broken,
+                is_error: true,
+                ..
+            },
+        ) => {
+            assert!(unknown.contains("Unknown tool `browse`"), "{unknown}");
+            assert!(broken.contains("Could not parse"), "{broken}");
+        }
+        other => panic!("expected two error results, got {other:?}"),
+    }
+    assert_eq!(trace.result(), Some("done"));
+}
+
+#[test]
+fn a_tool_request_cut_off_by_max_tokens_is_not_executed() {
+    for stop in ["max_tokens", "length"] {
+        let t = search_run(vec![asks_with_stop(stop, &[common_search("a")])], 10);
+        let trace = t.replay(t.default_config());
+        assert_eq!(trace.tool_calls(), 0, "{stop}");
+        match trace.outcome() {
+            Some(Outcome::Stopped(reason)) => {
+                assert!(
+                    reason.contains(stop) && reason.contains("not executed"),
+                    "{reason}"
+                )
+            }
+            other => panic!("{stop}: {other:?}"),
+        }
+    }
+}
+
+fn common_search(id: &str) -> (&str, &'static str, serde_json::Value) {
+    (id, "search", json!({"query": "Aurora Run"}))
+}
+
+#[test]
+fn each_other_stop_reason_ends_the_run_its_own_way() {
+    let run = |reply| {
+        let t = search_run(vec![reply, says("later", "end_turn")], 10);
+        t.replay(t.default_config())
+    };
+    assert_eq!(run(says("Paris", "stop")).result(), Some("Paris"));
+    assert_eq!(run(says("Paris", "stop_sequence")).result(), Some("Paris"));
+    for stop in [
+        "refusal",
+        "content_filter",
+        "insufficient_system_resource",
+        "brand_new",
+    ] {
+        let trace = run(says("partial", stop));
+        assert!(
+            matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains(stop)),
+            "{stop}: {:?}",
+            trace.outcome()
+        );
+        assert_eq!(trace.result(), None);
+    }
+}
+
+#[test]
+fn pause_turn_sends_the_conversation_back_and_costs_a_turn() {
+    let t = search_run(
+        vec![says("Working", "pause_turn"), says("1974", "end_turn")],
+        10,
+    );
+    let trace = t.replay(t.default_config());
+    assert_eq!(trace.result(), Some("1974"));
+    assert_eq!(trace.model_calls(), 2);
+    assert_eq!(
+        phases(&trace),
+        [
+            (0, "call"),
+            (0, "check"),
+            (1, "call"),
+            (1, "check"),
+            (1, "answer")
+        ]
+    );
+    let mut one = t.default_config();
+    one.max_turns = turns(1);
+    assert_eq!(t.replay(one).outcome(), Some(Outcome::BudgetExhausted));
+}
+
+#[test]
+fn the_lesson_check_returns_whatever_is_not_a_tool_request() {
+    let t = search_run(
+        vec![asks_with_stop("max_tokens", &[common_search("a")])],
+        10,
+    );
+    let lesson = Config {
+        max_turns: turns(10),
+        check: CheckPolicy::Lesson,
+    };
+    let trace = t.replay(lesson);
+    assert_eq!(trace.outcome(), Some(Outcome::Answered("")));
+    assert_eq!(trace.tool_calls(), 0);
+}
+
+#[test]
+fn a_recording_that_runs_out_ends_as_recording_ended() {
+    let t = search_run(vec![asks(&[common_search("a")])], 10);
+    let trace = t.replay(t.default_config());
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+    assert_eq!(trace.result(), None);
+    assert_eq!(trace.model_calls(), 1);
+}
+
+#[test]
+fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
+    // Two replies reuse one id; the second request then carries it twice.
+    let reply = |id: &str| Reply {
+        content: vec![Block::ToolUse {
+            id: id.into(),
+            name: "search".into(),
+            input: json!({"query": "x"}),
+        }],
+        stop_reason: "tool_use".into(),
+        usage: None,
+    };
+    let replies = [reply("same"), reply("same")];
+    let t = search_run(vec![says("unused", "end_turn")], 10);
+    let tools = ReplayTools {
+        definitions: &t.tools,
+        environment: &t.environment,
+        recorded: &t.results,
+    };
+    let trace = Run::new(ScriptedModel::new(&replies), tools, "q", t.default_config()).into_trace();
+    match trace.outcome() {
+        Some(Outcome::Rejected(rejection)) => {
+            assert_eq!(rejection.ids, ["same"]);
+            assert!(rejection.to_string().contains("more than once"));
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+    assert_eq!(trace.model_calls(), 2);
+}
+
+#[test]
+fn replays_are_identical_and_steps_point_into_one_conversation() {
+    let a = replay_builtin("aurora-run", None);
+    let b = replay_builtin("aurora-run", None);
+    assert_eq!(a, b);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        serde_json::to_string(&b).unwrap()
+    );
+    let mut previous = 1;
+    for (i, step) in a.steps.iter().enumerate() {
+        assert!(step.messages >= previous, "messages only grow");
+        previous = step.messages;
+        assert_eq!(a.messages_after(i).len(), step.messages);
+    }
+    assert!(a.steps.last().unwrap().event.phase().is_exit());
+    assert_eq!(
+        a.steps.iter().filter(|s| s.event.phase().is_exit()).count(),
+        1
+    );
+    assert!(!Phase::Append.is_exit());
+}
