@@ -9,10 +9,15 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::engine::{CheckPolicy, Config};
 use crate::report;
 use crate::transcript::{BUILTIN_NAMES, LoadError, Transcript, builtin};
+use crate::tui;
+
+/// The run `loopstep` opens with no arguments: the multi-step lesson.
+pub const DEFAULT_RUN: &str = "aurora-run";
 
 const EXAMPLES: &str = "\
 Examples:
   loopstep                              open the screen on the multi-step demo (aurora-run)
+  loopstep play paris --max-turns 1     open the screen on another run, with a budget
   loopstep run aurora-run               print every step of the demo, headless
   loopstep run aurora-run --max-turns 2 the same run with a budget of two calls: result None
   loopstep run paris --format json      the one-shot run as JSON
@@ -44,6 +49,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the teaching screen on a run (this is what `loopstep` alone does).
+    Play {
+        /// A built-in run (see `loopstep list`) or the path of a transcript file.
+        #[arg(default_value = DEFAULT_RUN)]
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+    },
     /// Replay a run headless and print each step, ending with its result.
     Run {
         /// A built-in run (see `loopstep list`) or the path of a transcript file.
@@ -64,7 +77,7 @@ pub enum Command {
 }
 
 /// Flags that set up the loop, shared by the commands that replay.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct LoopFlags {
     /// The turn budget: how many model calls the loop may make [default: the run's own].
     #[arg(long, value_name = "N", value_parser = parse_max_turns)]
@@ -81,9 +94,10 @@ pub enum Format {
     Json,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Check {
     Lesson,
+    #[default]
     Production,
 }
 
@@ -91,12 +105,33 @@ impl LoopFlags {
     pub fn config(&self, transcript: &Transcript) -> Config {
         Config {
             max_turns: self.max_turns.unwrap_or(transcript.max_turns),
-            check: match self.check {
-                Check::Lesson => CheckPolicy::Lesson,
-                Check::Production => CheckPolicy::Production,
-            },
+            check: self.policy(),
         }
     }
+
+    fn policy(&self) -> CheckPolicy {
+        match self.check {
+            Check::Lesson => CheckPolicy::Lesson,
+            Check::Production => CheckPolicy::Production,
+        }
+    }
+}
+
+/// The runs the screen can switch between: the built-ins, then the opened
+/// file if it is not one of them; and the index of the one to open.
+fn screen_runs(name_or_path: &str) -> Result<(Vec<Transcript>, usize), Failure> {
+    let mut runs = BUILTIN_NAMES
+        .iter()
+        .map(|name| builtin(name).context("a built-in run is missing"))
+        .collect::<anyhow::Result<Result<Vec<_>, _>>>()??;
+    let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
+        Some(index) => index,
+        None => {
+            runs.push(Transcript::resolve(name_or_path)?);
+            runs.len() - 1
+        }
+    };
+    Ok((runs, index))
 }
 
 fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
@@ -110,9 +145,15 @@ fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
         .ok_or_else(|| format!("must be at least 1 (the loop needs one model call), got {n}"))
 }
 
-/// Runs a command that prints to stdout. Errors carry their exit code.
+/// Runs a command. Errors carry their exit code.
 pub fn execute(command: Command) -> Result<ExitCode, Failure> {
     match command {
+        Command::Play { run, loop_flags } => {
+            let (runs, index) = screen_runs(&run)?;
+            let app = tui::App::new(runs, index, loop_flags.max_turns, loop_flags.policy());
+            tui::play(app)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Run {
             run,
             loop_flags,

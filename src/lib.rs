@@ -7,9 +7,11 @@
 //! - [`report`]: headless text and JSON output for `loopstep run`.
 //! - [`cli`]: the command line.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
+//! - [`tui`]: the teaching screen.
 
 pub mod cli;
 pub mod engine;
 pub mod report;
 pub mod text;
 pub mod transcript;
+pub mod tui;

@@ -1,16 +1,15 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use loopstep::cli::{Cli, execute};
+use loopstep::cli::{Cli, Command, DEFAULT_RUN, LoopFlags, execute};
 use loopstep::text::sanitize;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let Some(command) = cli.command else {
-        // The teaching screen arrives with the TUI; until then, teach the CLI.
-        let _ = <Cli as clap::CommandFactory>::command().print_help();
-        return ExitCode::SUCCESS;
-    };
+    let command = cli.command.unwrap_or(Command::Play {
+        run: DEFAULT_RUN.to_owned(),
+        loop_flags: LoopFlags::default(),
+    });
     match execute(command) {
         Ok(code) => code,
         Err(failure) => {

@@ -1,0 +1,238 @@
+//! The screen's state and `update`, the only place it changes.
+//!
+//! A replay is cheap and deterministic, so the whole trace is computed up
+//! front and the screen moves a cursor over it; changing max_turns or the
+//! check replays at once.
+
+use std::num::NonZeroU32;
+
+use crate::engine::{CheckPolicy, Config, Event, Phase, Step, Trace};
+use crate::transcript::Transcript;
+
+use super::keymap::Action;
+
+pub struct App {
+    runs: Vec<Transcript>,
+    current: usize,
+    config: Config,
+    trace: Trace,
+    /// Characters in the first n messages, for the "request size" figures.
+    prefix_chars: Vec<usize>,
+    cursor: usize,
+    /// How many of the newest messages are scrolled out of view below;
+    /// 0 follows the conversation as it grows.
+    pub scroll_back: usize,
+    pub show_help: bool,
+    pub should_quit: bool,
+}
+
+impl App {
+    /// Opens `runs[current]`, with its own budget unless `max_turns` is given.
+    pub fn new(
+        runs: Vec<Transcript>,
+        current: usize,
+        max_turns: Option<NonZeroU32>,
+        check: CheckPolicy,
+    ) -> Self {
+        let current = current.min(runs.len().saturating_sub(1));
+        let transcript = &runs[current];
+        let config = Config {
+            max_turns: max_turns.unwrap_or(transcript.max_turns),
+            check,
+        };
+        let trace = transcript.replay(config);
+        let mut app = App {
+            prefix_chars: Vec::new(),
+            runs,
+            current,
+            config,
+            trace,
+            cursor: 0,
+            scroll_back: 0,
+            show_help: false,
+            should_quit: false,
+        };
+        app.count_chars();
+        app
+    }
+
+    pub fn transcript(&self) -> &Transcript {
+        &self.runs[self.current]
+    }
+
+    pub fn runs(&self) -> (usize, usize) {
+        (self.current, self.runs.len())
+    }
+
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    pub fn step(&self) -> &Step {
+        &self.trace.steps[self.cursor]
+    }
+
+    /// Whether the cursor is on the step that ends the run.
+    pub fn at_end(&self) -> bool {
+        self.cursor + 1 == self.trace.steps.len()
+    }
+
+    /// Model calls made up to and including the current step.
+    pub fn calls_so_far(&self) -> usize {
+        self.steps_so_far(Phase::Call)
+    }
+
+    pub fn tool_rounds_so_far(&self) -> usize {
+        self.steps_so_far(Phase::Append)
+    }
+
+    fn steps_so_far(&self, phase: Phase) -> usize {
+        self.trace.steps[..=self.cursor]
+            .iter()
+            .filter(|s| s.event.phase() == phase)
+            .count()
+    }
+
+    /// Characters in the first `count` messages.
+    pub fn chars_of(&self, count: usize) -> usize {
+        self.prefix_chars[count.min(self.prefix_chars.len() - 1)]
+    }
+
+    /// For a dispatch step: which of the turn's tool calls it is, and of how many.
+    pub fn dispatch_position(&self) -> (usize, usize) {
+        let turn = self.step().turn;
+        let dispatches: Vec<usize> = self
+            .trace
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.turn == turn && matches!(s.event, Event::Dispatch { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let nth = dispatches
+            .iter()
+            .position(|&i| i == self.cursor)
+            .map_or(0, |p| p + 1);
+        (nth, dispatches.len())
+    }
+
+    fn count_chars(&mut self) {
+        self.prefix_chars = std::iter::once(0)
+            .chain(self.trace.messages.iter().scan(0, |total, m| {
+                *total += m.chars();
+                Some(*total)
+            }))
+            .collect();
+    }
+
+    /// Replays with the current config, keeping the cursor on the same step
+    /// when it still exists, else moving to the new end.
+    fn replay(&mut self) {
+        let old = self.step().clone();
+        let was_at_end = self.at_end();
+        self.trace = self.runs[self.current].replay(self.config);
+        self.count_chars();
+        let last = self.trace.steps.len() - 1;
+        let same = self
+            .trace
+            .steps
+            .get(self.cursor)
+            .is_some_and(|s| s.turn == old.turn && s.event.phase() == old.event.phase());
+        if was_at_end || !same {
+            self.cursor = last;
+        }
+    }
+
+    fn open_run(&mut self, index: usize) {
+        if index >= self.runs.len() {
+            return;
+        }
+        self.current = index;
+        self.config.max_turns = self.runs[index].max_turns;
+        self.trace = self.runs[index].replay(self.config);
+        self.count_chars();
+        self.cursor = 0;
+        self.scroll_back = 0;
+    }
+
+    fn move_to(&mut self, index: usize) {
+        self.cursor = index.min(self.trace.steps.len() - 1);
+        self.scroll_back = 0;
+    }
+}
+
+pub fn update(app: &mut App, action: Action) {
+    if app.show_help {
+        // The help is modal: it closes on its own keys, and quitting still works.
+        match action {
+            Action::ToggleHelp | Action::Back => app.show_help = false,
+            Action::Quit => app.should_quit = true,
+            _ => {}
+        }
+        return;
+    }
+    let last = app.trace.steps.len() - 1;
+    match action {
+        Action::Next => app.move_to(app.cursor + 1),
+        Action::Prev => app.move_to(app.cursor.saturating_sub(1)),
+        Action::NextTurn => {
+            let turn = app.step().turn;
+            let next = app.trace.steps.iter().position(|s| s.turn > turn);
+            app.move_to(next.unwrap_or(last));
+        }
+        Action::PrevTurn => {
+            let turn = app.step().turn;
+            let start_of = |t: u32| app.trace.steps.iter().position(|s| s.turn == t);
+            let this_start = start_of(turn).unwrap_or(0);
+            let target = if app.cursor > this_start || turn == 0 {
+                this_start
+            } else {
+                start_of(turn - 1).unwrap_or(0)
+            };
+            app.move_to(target);
+        }
+        Action::Start => app.move_to(0),
+        Action::End => app.move_to(last),
+        Action::MoreTurns => {
+            if let Some(more) = app.config.max_turns.checked_add(1) {
+                app.config.max_turns = more;
+                app.replay();
+            }
+        }
+        Action::FewerTurns => {
+            if let Some(fewer) = NonZeroU32::new(app.config.max_turns.get() - 1) {
+                app.config.max_turns = fewer;
+                app.replay();
+            }
+        }
+        Action::ResetTurns => {
+            app.config.max_turns = app.transcript().max_turns;
+            app.replay();
+        }
+        Action::NextRun => app.open_run((app.current + 1) % app.runs.len()),
+        Action::PrevRun => app.open_run((app.current + app.runs.len() - 1) % app.runs.len()),
+        Action::PickRun(index) => app.open_run(index),
+        Action::ToggleCheck => {
+            app.config.check = match app.config.check {
+                CheckPolicy::Lesson => CheckPolicy::Production,
+                CheckPolicy::Production => CheckPolicy::Lesson,
+            };
+            app.replay();
+        }
+        Action::ScrollUp => {
+            let shown = app.step().messages;
+            app.scroll_back = (app.scroll_back + 1).min(shown - 1);
+        }
+        Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
+        Action::ToggleHelp => app.show_help = true,
+        Action::Back | Action::Quit => app.should_quit = true,
+    }
+}

@@ -1,0 +1,90 @@
+//! The teaching screen, in The Elm Architecture: a key becomes an [`Action`]
+//! through the keymap, [`update`] changes the [`App`], and the view draws it.
+//! The main loop is generic over the ratatui backend and takes its events
+//! from an [`EventSource`], so tests drive it with a script of keys.
+
+pub mod app;
+pub mod keymap;
+pub mod strings;
+pub mod theme;
+pub mod view;
+
+use std::io::{self, IsTerminal};
+
+use anyhow::{Context, bail};
+use crossterm::event::Event as TermEvent;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+
+pub use app::{App, update};
+pub use keymap::{Action, action_for};
+
+/// Where terminal events come from.
+pub trait EventSource {
+    /// The next event; `None` when there are no more (a finished script).
+    fn next_event(&mut self) -> io::Result<Option<TermEvent>>;
+}
+
+/// The real terminal: blocks until the user does something.
+pub struct TerminalEvents;
+
+impl EventSource for TerminalEvents {
+    fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
+        crossterm::event::read().map(Some)
+    }
+}
+
+/// A fixed list of events, for tests.
+pub struct ScriptedEvents<I>(pub I);
+
+impl<I: Iterator<Item = TermEvent>> EventSource for ScriptedEvents<I> {
+    fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
+        Ok(self.0.next())
+    }
+}
+
+/// Draws, waits for an event, updates; until quit or the events run out.
+pub fn run_app<B>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    events: &mut impl EventSource,
+) -> anyhow::Result<()>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    loop {
+        terminal.draw(|frame| view::draw(frame, app))?;
+        // A resize needs nothing but the redraw at the top of the loop.
+        let Some(event) = events
+            .next_event()
+            .context("could not read from the terminal")?
+        else {
+            return Ok(());
+        };
+        if let TermEvent::Key(key) = event
+            && let Some(action) = action_for(key)
+        {
+            update(app, action);
+        }
+        if app.should_quit {
+            return Ok(());
+        }
+    }
+}
+
+/// Takes over the terminal, runs the screen, and always gives it back.
+pub fn play(mut app: App) -> anyhow::Result<()> {
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        bail!(
+            "the screen needs an interactive terminal; for plain text output use \
+             `loopstep run {}`",
+            app.transcript().id
+        );
+    }
+    // try_init installs a panic hook that restores the terminal first.
+    let mut terminal = ratatui::try_init().context("could not set up the terminal")?;
+    let result = run_app(&mut terminal, &mut app, &mut TerminalEvents);
+    ratatui::restore();
+    result
+}

@@ -1,0 +1,273 @@
+//! Every word the screen shows, in one place, so that a translation touches
+//! this file and nothing else. Functions take the figures they need; text
+//! from a transcript is sanitised by the caller before it arrives here.
+
+use crate::engine::CheckPolicy;
+
+pub const APP_NAME: &str = "loopstep";
+pub const QUESTION: &str = "question";
+pub const MODEL: &str = "model";
+
+pub const LOOP_TITLE: &str = "the loop";
+pub const MESSAGES_TITLE: &str = "messages";
+pub const HELP_TITLE: &str = "keys";
+pub const HELP_CLOSE: &str = "? or Esc closes this help";
+
+// Diagram nodes and edge labels (kept short: the diagram is 30 columns wide).
+pub const NODE_CALL: &str = "call";
+pub const NODE_CHECK: &str = "check";
+pub const NODE_DISPATCH: &str = "dispatch";
+pub const NODE_APPEND: &str = "append";
+pub const NODE_ANSWER: &str = "answer";
+pub const NODE_NONE: &str = "None";
+pub const NODE_STOP: &str = "stop";
+pub const EDGE_BUDGET: &str = " ─ budget spent ▶ ";
+pub const EDGE_ANSWER: &str = " ─ end_turn ─▶ ";
+pub const EDGE_TOOL: &str = "   │ tool_use";
+pub const EDGE_OTHER: &str = "  other ▶ ";
+
+// Key help: (description, short footer label).
+pub const KEY_NEXT: (&str, &str) = ("next phase", "next");
+pub const KEY_PREV: (&str, &str) = ("previous phase", "back");
+pub const KEY_NEXT_TURN: (&str, &str) = ("next turn", "turn");
+pub const KEY_PREV_TURN: (&str, &str) = ("previous turn", "turn");
+pub const KEY_START: &str = "go to the start";
+pub const KEY_END: &str = "go to the end";
+pub const KEY_MORE_TURNS: (&str, &str) = ("max_turns up by one (replays at once)", "max_turns");
+pub const KEY_FEWER_TURNS: (&str, &str) = ("max_turns down by one (minimum 1)", "max_turns");
+pub const KEY_RESET_TURNS: &str = "max_turns back to the run's own";
+pub const KEY_NEXT_RUN: (&str, &str) = ("next run", "run");
+pub const KEY_PREV_RUN: &str = "previous run";
+pub const KEY_PICK_RUN: &str = "open run 1, 2, 3 …";
+pub const KEY_CHECK: (&str, &str) = ("switch the check: lesson / production", "check");
+pub const KEY_SCROLL_UP: &str = "scroll messages up";
+pub const KEY_SCROLL_DOWN: &str = "scroll messages down";
+pub const KEY_HELP: (&str, &str) = ("show or hide this help", "help");
+pub const KEY_QUIT: (&str, &str) = ("quit", "quit");
+
+pub fn too_small(width: u16, height: u16, min_width: u16, min_height: u16) -> String {
+    format!(
+        "loopstep needs a terminal of at least {min_width}×{min_height}; this one is {width}×{height}.\n\
+         Enlarge the window or make the font smaller. q quits."
+    )
+}
+
+pub fn run_position(index: usize, count: usize) -> String {
+    format!("run {}/{}", index + 1, count)
+}
+
+pub fn check_label(policy: CheckPolicy) -> &'static str {
+    match policy {
+        CheckPolicy::Lesson => "lesson check",
+        CheckPolicy::Production => "production check",
+    }
+}
+
+pub fn messages_sent(number: u32, count: usize, chars: usize) -> String {
+    format!("call #{number} sent all {count} ({chars} chars) · reply → #{count}")
+}
+
+pub fn messages_held(count: usize, chars: usize) -> String {
+    format!("{count} so far, {chars} chars")
+}
+
+pub fn step_title(index: usize, count: usize, turn: u32, phase: &str) -> String {
+    format!("step {}/{count} · turn {turn} · {phase}", index + 1)
+}
+
+// The turn-budget gauge.
+pub fn gauge_left(used: usize, max: u32) -> String {
+    let left = max as usize - used.min(max as usize);
+    format!("model calls {used} / max_turns {max} · {left} left")
+}
+
+pub fn gauge_last(used: usize, max: u32) -> String {
+    format!("model calls {used} / max_turns {max} · last turn")
+}
+
+pub fn gauge_spent(used: usize, max: u32) -> String {
+    format!("model calls {used} / max_turns {max} · spent: None")
+}
+
+// Outcomes.
+pub const OUTCOME: &str = "outcome";
+pub const OUTCOME_PENDING: &str = "running";
+pub fn outcome_answer(text: &str) -> String {
+    format!("\"{text}\"")
+}
+pub const OUTCOME_NONE: &str = "None";
+pub fn outcome_stopped(stop_reason: &str) -> String {
+    format!("stopped ({stop_reason})")
+}
+pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
+pub const OUTCOME_REJECTED: &str = "rejected by the API";
+pub const VERIFIED: &str = "verified";
+pub const NOT_VERIFIED: &str = "NOT verified";
+pub const NOT_AN_ANSWER: &str = "not an answer";
+
+// Detail pane.
+pub fn detail_request(number: u32, messages: usize, chars: usize) -> String {
+    format!(
+        "request #{number}: all {messages} message{} ({chars} chars), resent in full",
+        plural(messages)
+    )
+}
+pub fn detail_reply(stop_reason: &str) -> String {
+    format!("reply: stop_reason {stop_reason}")
+}
+pub fn detail_usage(input: u64, output: u64) -> String {
+    format!("usage: {input} tokens in, {output} out")
+}
+pub fn detail_check(stop_reason: &str, branch: &str) -> String {
+    format!("stop_reason {stop_reason} → {branch}")
+}
+pub const BRANCH_DISPATCH: &str = "dispatch every tool request";
+pub const BRANCH_ANSWER: &str = "return the text";
+pub const BRANCH_CONTINUE: &str = "send the conversation back (pause_turn)";
+pub const BRANCH_STOP: &str = "stop";
+pub fn detail_tool(name: &str, id: &str) -> String {
+    format!("tool {name}   id {id}")
+}
+pub const DETAIL_INPUT: &str = "input: ";
+pub const DETAIL_RESULT: &str = "result: ";
+pub const DETAIL_ERROR: &str = "error result: ";
+pub fn detail_append(results: usize, index: usize) -> String {
+    format!(
+        "messages[{index}] ← one user message with {results} tool_result{}",
+        plural(results)
+    )
+}
+pub const DETAIL_RETURN: &str = "return ";
+pub fn detail_totals(calls: usize, tools: usize) -> String {
+    format!(
+        "the loop ends after {calls} model call{} and {tools} tool call{}",
+        plural(calls),
+        plural(tools)
+    )
+}
+pub fn detail_no_turn_left(next_call: usize, max_turns: u32) -> String {
+    format!("no turn left for call #{next_call}: max_turns = {max_turns}")
+}
+pub fn detail_goal_verified() -> &'static str {
+    "goal check: the answer matches the run's expectation"
+}
+pub fn detail_goal_missed(misses: &str) -> String {
+    format!("goal check failed: {misses}")
+}
+
+// Captions: what this step does and why, in one or two sentences.
+pub fn caption_first_call() -> String {
+    "Call: the loop sends the model the conversation so far, which is just the question. \
+     The reply is saved into messages before anything else happens."
+        .to_owned()
+}
+
+pub fn caption_call(number: u32, messages: usize) -> String {
+    format!(
+        "Call #{number}: the API keeps no memory between calls, so the loop resends all \
+         {messages} messages. The reply joins the list."
+    )
+}
+
+pub fn caption_check_dispatch(stop_reason: &str) -> String {
+    format!(
+        "Check: stop_reason is {stop_reason}, so the model is asking for tools. The loop reads \
+         this flag; it never guesses from the reply's text."
+    )
+}
+
+pub fn caption_check_answer(stop_reason: &str) -> String {
+    format!(
+        "Check: stop_reason is {stop_reason}, so the model has answered. The loop leaves with the reply's text."
+    )
+}
+
+pub fn caption_check_continue(stop_reason: &str) -> String {
+    format!(
+        "Check: {stop_reason} means the server paused a long turn. The loop sends the \
+         conversation back unchanged so the model can go on; that costs a turn."
+    )
+}
+
+pub fn caption_check_stop(stop_reason: &str) -> String {
+    format!(
+        "Check: {stop_reason} is neither a tool request nor a finished answer, so the \
+         production check stops here and says why."
+    )
+}
+
+pub fn caption_check_lesson_answer(stop_reason: &str) -> String {
+    format!(
+        "Check: {stop_reason} is not a tool request, and the lesson's simple check treats \
+         everything else as the answer. Press c for the production check."
+    )
+}
+
+pub fn caption_dispatch(name: &str, nth: usize, of: usize, is_error: bool) -> String {
+    let which = if of > 1 {
+        format!("Dispatch {nth} of {of}: ")
+    } else {
+        "Dispatch: ".to_owned()
+    };
+    if is_error {
+        format!(
+            "{which}{name} failed. The error goes back as an is_error result, so the model \
+             can read it and correct itself."
+        )
+    } else {
+        format!(
+            "{which}the loop, not the model, runs {name}. A miss is still a result and \
+             travels back the same way as a hit."
+        )
+    }
+}
+
+pub fn caption_append(results: usize) -> String {
+    if results == 1 {
+        "Append: the result goes back as one user message, tagged with the id of the request \
+         it answers. Then the loop turns again."
+            .to_owned()
+    } else {
+        format!(
+            "Append: all {results} results go back together in one user message; sent one by \
+             one, the API would reject the request. Then the loop turns again."
+        )
+    }
+}
+
+pub fn caption_answer(text: &str, calls: usize, tool_rounds: usize) -> String {
+    format!(
+        "The loop returns \"{text}\": {tool_rounds} tool round{} + 1 = {calls} model \
+         call{}. An answer is the model's word; only a goal check verifies it.",
+        plural(tool_rounds),
+        plural(calls)
+    )
+}
+
+pub fn caption_budget(max_turns: u32) -> String {
+    format!(
+        "max_turns = {max_turns} is spent and the loop returns None. None is not an answer: \
+         the facts may be in messages, but the model never got the call to use them."
+    )
+}
+
+pub fn caption_stopped(reason: &str) -> String {
+    format!("The loop stops without an answer: {reason}.")
+}
+
+pub fn caption_recording_ended() -> String {
+    "The recording holds no further reply, so the replay ends here. That is neither an \
+     answer nor None."
+        .to_owned()
+}
+
+pub fn caption_rejected(rejection: &str) -> String {
+    format!(
+        "The API rejected the request ({rejection}). It refuses any history whose tool \
+         requests and results do not pair up."
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,111 @@
+//! The turn-budget gauge and, beside it, the outcome once the run has one.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Gauge;
+
+use crate::engine::{Event, Outcome};
+use crate::text::one_line;
+use crate::transcript::Verification;
+use crate::tui::app::App;
+use crate::tui::strings as s;
+use crate::tui::theme;
+
+/// How much of the turn budget is left at the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetState {
+    Left,
+    /// The current turn is the last one the budget allows.
+    LastTurn,
+    /// The loop ran out of turns and returned None.
+    Spent,
+}
+
+impl BudgetState {
+    pub fn of(app: &App) -> Self {
+        let step = app.step();
+        if matches!(step.event, Event::BudgetExhausted { .. }) {
+            BudgetState::Spent
+        } else if step.turn + 1 >= app.config().max_turns.get() {
+            BudgetState::LastTurn
+        } else {
+            BudgetState::Left
+        }
+    }
+}
+
+/// The gauge itself: calls used out of max_turns, coloured by state.
+pub fn budget_gauge(used: usize, max_turns: u32, state: BudgetState) -> Gauge<'static> {
+    let (style, label) = match state {
+        BudgetState::Left => (theme::GAUGE_LEFT, s::gauge_left(used, max_turns)),
+        BudgetState::LastTurn => (theme::GAUGE_LAST, s::gauge_last(used, max_turns)),
+        BudgetState::Spent => (theme::GAUGE_SPENT, s::gauge_spent(used, max_turns)),
+    };
+    let ratio = (used as f64 / f64::from(max_turns)).clamp(0.0, 1.0);
+    Gauge::default()
+        .gauge_style(style)
+        .ratio(ratio)
+        // An unstyled label lets the gauge invert it over the filled part.
+        .label(Span::styled(
+            label,
+            Style::new().add_modifier(Modifier::BOLD),
+        ))
+}
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let outcome = outcome_line(app);
+    let outcome_width = (outcome.width() as u16 + 2).min(area.width / 2);
+    let [gauge_area, _, outcome_area] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(outcome_width),
+    ])
+    .areas(area);
+    let state = BudgetState::of(app);
+    let gauge = budget_gauge(app.calls_so_far(), app.config().max_turns.get(), state);
+    frame.render_widget(gauge, gauge_area);
+    frame.render_widget(outcome, outcome_area);
+}
+
+fn outcome_line(app: &App) -> Line<'static> {
+    let label = Span::styled(format!("{}: ", s::OUTCOME), theme::LABEL);
+    if !app.at_end() {
+        return Line::from(vec![label, Span::styled(s::OUTCOME_PENDING, theme::LABEL)]);
+    }
+    let trace = app.trace();
+    let (text, style) = match trace.outcome() {
+        Some(Outcome::Answered(answer)) => {
+            (s::outcome_answer(&one_line(answer, 24)), theme::ANSWER)
+        }
+        Some(Outcome::BudgetExhausted) => (
+            format!("{} · {}", s::OUTCOME_NONE, s::NOT_AN_ANSWER),
+            theme::NONE,
+        ),
+        Some(Outcome::Stopped(_)) => {
+            let reply_stop = trace.steps.iter().rev().find_map(|st| match &st.event {
+                Event::Check { stop_reason, .. } => Some(one_line(stop_reason, 24)),
+                _ => None,
+            });
+            (
+                s::outcome_stopped(&reply_stop.unwrap_or_default()),
+                theme::STOPPED,
+            )
+        }
+        Some(Outcome::RecordingEnded) => (s::OUTCOME_RECORDING_ENDED.to_owned(), theme::STOPPED),
+        Some(Outcome::Rejected(_)) | None => (s::OUTCOME_REJECTED.to_owned(), theme::NONE),
+    };
+    let mut spans = vec![label, Span::styled(text, style)];
+    match app.transcript().verify(trace) {
+        Verification::Verified => {
+            spans.push(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL))
+        }
+        Verification::NotVerified(_) => spans.push(Span::styled(
+            format!(" · {}", s::NOT_VERIFIED),
+            theme::ERROR,
+        )),
+        Verification::NotChecked => {}
+    }
+    Line::from(spans)
+}

@@ -1,0 +1,52 @@
+//! The footer and the `?` overlay, both read from the keymap table.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use crate::tui::keymap::{footer_entries, help_rows};
+use crate::tui::strings as s;
+use crate::tui::theme;
+
+pub fn render_footer(frame: &mut Frame, area: Rect) {
+    let mut spans = vec![Span::raw(" ")];
+    for (keys, label) in footer_entries() {
+        spans.push(Span::styled(keys, theme::KEY));
+        spans.push(Span::styled(format!(" {label}  "), theme::LABEL));
+    }
+    frame.render_widget(Line::from(spans), area);
+}
+
+pub fn render_overlay(frame: &mut Frame, area: Rect) {
+    let rows = help_rows();
+    let key_width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = rows
+        .into_iter()
+        .map(|(keys, help)| {
+            Line::from(vec![
+                Span::styled(format!(" {keys:<key_width$}  "), theme::KEY),
+                Span::styled(help, theme::TEXT),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(format!(" {}", s::HELP_CLOSE), theme::LABEL));
+    let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 3).min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let [popup] = Layout::horizontal([Constraint::Length(width)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::vertical([Constraint::Length(height)])
+        .flex(Flex::Center)
+        .areas(popup);
+    let block = Block::bordered()
+        .border_style(theme::KEY)
+        .title(Span::styled(format!(" {} ", s::HELP_TITLE), theme::TITLE));
+    frame.render_widget(Clear, popup);
+    frame.render_widget(Paragraph::new(lines).block(block), popup);
+}

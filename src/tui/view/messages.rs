@@ -1,0 +1,143 @@
+//! `messages` as the model will see it on the next call: one row per content
+//! block, the message the current step added highlighted.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block as Panel, Paragraph};
+
+use crate::engine::{Block, Event, Message, Role};
+use crate::text::one_line;
+use crate::tui::app::App;
+use crate::tui::strings as s;
+use crate::tui::theme;
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let step = app.step();
+    let shown = step.messages;
+    let summary = match step.event {
+        Event::Call { request, .. } => {
+            s::messages_sent(request.number, request.messages, request.chars)
+        }
+        _ => s::messages_held(shown, app.chars_of(shown)),
+    };
+    let panel = Panel::bordered()
+        .border_style(theme::BORDER)
+        .title(Line::from(vec![
+            Span::styled(format!(" {} ", s::MESSAGES_TITLE), theme::TITLE),
+            Span::styled(format!("· {summary} "), theme::LABEL),
+        ]));
+    let inner = panel.inner(area);
+    let added_from = match app.cursor() {
+        0 => 1,
+        i => app.trace().steps[i - 1].messages,
+    };
+    let end = shown - app.scroll_back.min(shown - 1);
+    let width = inner.width as usize;
+    let rows: Vec<Line> = app.trace().messages[..end]
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| message_rows(i, m, i >= added_from, width))
+        .collect();
+    // Keep the newest rows in view: drop rows from the top when they overflow.
+    let skip = rows.len().saturating_sub(inner.height as usize);
+    let visible: Vec<Line> = rows.into_iter().skip(skip).collect();
+    frame.render_widget(Paragraph::new(visible).block(panel), area);
+}
+
+/// Width of the "#12 assistant " prefix column.
+const PREFIX: usize = 14;
+
+/// Tool-call ids run to 30 characters; the list shows their tail, enough to
+/// pair a request with its result. The detail pane shows them whole.
+fn short_id(id: &str) -> String {
+    let chars: Vec<char> = id.chars().collect();
+    if chars.len() <= 8 {
+        one_line(id, 8)
+    } else {
+        let tail: String = chars[chars.len() - 6..].iter().collect();
+        format!("…{}", one_line(&tail, 6))
+    }
+}
+
+fn message_rows(
+    index: usize,
+    message: &Message,
+    just_added: bool,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let (role_style, role) = match message.role {
+        Role::User => (theme::ROLE_USER, message.role.as_str()),
+        Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
+    };
+    let room = width.saturating_sub(PREFIX);
+    let blocks: Vec<Vec<Span<'static>>> = if message.content.is_empty() {
+        vec![vec![Span::styled("(empty)", theme::LABEL)]]
+    } else {
+        message
+            .content
+            .iter()
+            .map(|b| block_spans(b, room))
+            .collect()
+    };
+    blocks
+        .into_iter()
+        .enumerate()
+        .map(|(row, spans)| {
+            let prefix = if row == 0 {
+                vec![
+                    Span::styled(format!("#{index:<3}"), theme::LABEL),
+                    Span::styled(format!("{role:<10}"), role_style),
+                ]
+            } else {
+                vec![Span::raw(" ".repeat(PREFIX))]
+            };
+            let line = Line::from([prefix, spans].concat());
+            if just_added {
+                line.style(theme::JUST_ADDED)
+            } else {
+                line
+            }
+        })
+        .collect()
+}
+
+fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
+    let kind = |k: &'static str| Span::styled(k, theme::BLOCK_KIND);
+    let rest = |used: usize| room.saturating_sub(used);
+    match block {
+        Block::Text { text } => vec![Span::styled(one_line(text, room), theme::TEXT)],
+        Block::Thinking { thinking } => vec![Span::styled(
+            format!("thinking {}", one_line(thinking, rest(9))),
+            theme::THINKING,
+        )],
+        Block::ToolUse { id, name, input } => {
+            let head = format!(" {} {} ", short_id(id), one_line(name, 20));
+            let used = 8 + head.chars().count();
+            vec![
+                kind("tool_use"),
+                Span::raw(head),
+                Span::styled(one_line(&input.to_string(), rest(used)), theme::LABEL),
+            ]
+        }
+        Block::ToolResult {
+            tool_use_id,
+            content,
+            is_error,
+        } => {
+            let head = format!(" {} ", short_id(tool_use_id));
+            let used = 11 + head.chars().count();
+            let style: Style = if *is_error {
+                theme::ERROR
+            } else {
+                theme::LABEL
+            };
+            vec![
+                kind("tool_result"),
+                Span::raw(head),
+                Span::styled(one_line(content, rest(used)), style),
+            ]
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Drawing: a pure function of the app state, one small module per panel.
+
+mod budget;
+mod detail;
+mod diagram;
+mod help;
+mod messages;
+mod title;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::App;
+use super::strings as s;
+
+pub use budget::{BudgetState, budget_gauge};
+
+/// The smallest terminal the full screen fits in.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Rows that every layout gives to the one-line and caption areas.
+const FIXED_ROWS: u16 = 1 + 1 + 1 + 3 + 1;
+const DIAGRAM_ROWS: u16 = 9;
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let message = s::too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
+        let paragraph = Paragraph::new(message)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true });
+        let middle = Rect {
+            y: area.height / 2 - area.height.min(2) / 2,
+            height: area.height.min(3),
+            ..area
+        };
+        frame.render_widget(paragraph, middle);
+        return;
+    }
+    let flexible = area.height - FIXED_ROWS;
+    let middle_rows = (flexible * 3 / 5).max(DIAGRAM_ROWS);
+    let [title, question, middle, detail, budget, caption, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(middle_rows),
+        Constraint::Length(flexible - middle_rows),
+        Constraint::Length(1),
+        Constraint::Length(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [diagram, messages] =
+        Layout::horizontal([Constraint::Length(diagram::WIDTH), Constraint::Fill(1)]).areas(middle);
+
+    title::render_title(frame, title, app);
+    title::render_question(frame, question, app);
+    diagram::render(frame, diagram, app);
+    messages::render(frame, messages, app);
+    detail::render(frame, detail, app);
+    budget::render(frame, budget, app);
+    detail::render_caption(frame, caption, app);
+    help::render_footer(frame, footer);
+    if app.show_help {
+        help::render_overlay(frame, area);
+    }
+}

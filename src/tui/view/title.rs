@@ -1,0 +1,61 @@
+//! The top two lines: which run, which check, the question and the model.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::text::one_line;
+use crate::tui::app::App;
+use crate::tui::strings as s;
+use crate::tui::theme;
+
+pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
+    let (index, count) = app.runs();
+    let right = format!(
+        " {} · {} ",
+        s::run_position(index, count),
+        s::check_label(app.config().check)
+    );
+    let label = (format!(" {} │ ", s::APP_NAME), theme::TITLE);
+    let title = (&app.transcript().title, Style::new());
+    let styles = (theme::TITLE_BAR, theme::TITLE_BAR);
+    two_sided(frame, area, label, title, right, styles);
+}
+
+pub fn render_question(frame: &mut Frame, area: Rect, app: &App) {
+    let transcript = app.transcript();
+    let label = (format!(" {}: ", s::QUESTION), theme::LABEL);
+    let question = (&transcript.question, theme::TITLE);
+    let model = format!("{}: {} ", s::MODEL, one_line(&transcript.model, 40));
+    two_sided(
+        frame,
+        area,
+        label,
+        question,
+        model,
+        (Style::new(), theme::LABEL),
+    );
+}
+
+/// A labelled text on the left, cut to fit, and a fixed text on the right;
+/// `styles` are the base styles of the left and the right part.
+fn two_sided(
+    frame: &mut Frame,
+    area: Rect,
+    (label, label_style): (String, Style),
+    (text, text_style): (&String, Style),
+    right: String,
+    (left_style, right_style): (Style, Style),
+) {
+    let right_width = right.chars().count() as u16;
+    let [left_area, right_area] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(right_width)]).areas(area);
+    let room = (left_area.width as usize).saturating_sub(label.chars().count() + 1);
+    let left = Line::from(vec![
+        Span::styled(label, label_style),
+        Span::styled(one_line(text, room), text_style),
+    ]);
+    frame.render_widget(left.style(left_style), left_area);
+    frame.render_widget(Line::styled(right, right_style), right_area);
+}

@@ -1,0 +1,320 @@
+//! The teaching screen, driven by scripted keys through the real main loop
+//! into a `TestBackend`: snapshots at 80×24 and 120×40, styles, navigation.
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use loopstep::engine::CheckPolicy;
+use loopstep::transcript::{BUILTIN_NAMES, Transcript, builtin};
+use loopstep::tui::view::{BudgetState, budget_gauge};
+use loopstep::tui::{App, ScriptedEvents, run_app};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use ratatui::widgets::Widget;
+
+fn builtins() -> Vec<Transcript> {
+    BUILTIN_NAMES
+        .iter()
+        .map(|n| builtin(n).unwrap().unwrap())
+        .collect()
+}
+
+fn app_on(run: &str) -> App {
+    let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
+    App::new(builtins(), index, None, CheckPolicy::Production)
+}
+
+/// Keys written the way tmux names them: "Right", "End", "Tab", or one character.
+fn key(name: &str) -> TermEvent {
+    let code = match name {
+        "Right" => KeyCode::Right,
+        "Left" => KeyCode::Left,
+        "Up" => KeyCode::Up,
+        "Down" => KeyCode::Down,
+        "Home" => KeyCode::Home,
+        "End" => KeyCode::End,
+        "Tab" => KeyCode::Tab,
+        "Enter" => KeyCode::Enter,
+        "Esc" => KeyCode::Esc,
+        c if c.chars().count() == 1 => KeyCode::Char(c.chars().next().unwrap()),
+        other => panic!("unknown key {other}"),
+    };
+    TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Runs the real main loop over `keys` and returns the last frame drawn.
+fn drive(app: &mut App, width: u16, height: u16, keys: &[&str]) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut events = ScriptedEvents(keys.iter().map(|k| key(k)));
+    run_app(&mut terminal, app, &mut events).unwrap();
+    terminal
+}
+
+fn screen(run: &str, width: u16, height: u16, keys: &[&str]) -> String {
+    let terminal = drive(&mut app_on(run), width, height, keys);
+    terminal.backend().to_string()
+}
+
+fn buffer(terminal: &Terminal<TestBackend>) -> Buffer {
+    terminal.backend().buffer().clone()
+}
+
+/// The first cell whose symbol starts `text` on some row.
+fn find(buffer: &Buffer, text: &str) -> (u16, u16) {
+    let area = buffer.area;
+    for y in 0..area.height {
+        let row: String = (0..area.width).map(|x| buffer[(x, y)].symbol()).collect();
+        if let Some(byte) = row.find(text) {
+            let x = row[..byte].chars().count() as u16;
+            return (x, y);
+        }
+    }
+    panic!("{text:?} is not on screen");
+}
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn snapshot_at_both_sizes(name: &str, run: &str, keys: &[&str]) {
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), screen(run, w, h, keys));
+    }
+}
+
+#[test]
+fn first_screen() {
+    snapshot_at_both_sizes("first_screen", "aurora-run", &[]);
+}
+
+#[test]
+fn aurora_run_after_the_first_dispatch() {
+    snapshot_at_both_sizes("aurora_first_dispatch", "aurora-run", &["Right", "Right"]);
+}
+
+#[test]
+fn aurora_run_answered() {
+    snapshot_at_both_sizes("aurora_answered", "aurora-run", &["End"]);
+}
+
+#[test]
+fn aurora_run_lowered_live_to_two_turns() {
+    let lower = ["End", "-", "-", "-", "-", "-", "-", "-", "-"];
+    snapshot_at_both_sizes("aurora_lowered_to_2", "aurora-run", &lower);
+    let terminal = drive(&mut app_on("aurora-run"), 80, 24, &lower);
+    let buffer = buffer(&terminal);
+    let (x, y) = find(&buffer, "model calls 2 / max_turns 2");
+    assert_eq!(
+        buffer[(0, y)].fg,
+        Color::Red,
+        "the gauge is red once the budget is spent"
+    );
+    assert_eq!(
+        buffer[(x, y)].bg,
+        Color::Red,
+        "the label sits on the red bar"
+    );
+    let (x, y) = find(&buffer, "None · not an answer");
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+}
+
+#[test]
+fn paris_answered() {
+    snapshot_at_both_sizes("paris_answered", "paris", &["End"]);
+}
+
+#[test]
+fn help_overlay() {
+    snapshot_at_both_sizes("help_overlay", "aurora-run", &["?"]);
+}
+
+#[test]
+fn a_too_small_terminal_says_how_large_it_needs_to_be() {
+    let text = screen("aurora-run", 60, 12, &[]);
+    insta::assert_snapshot!("too_small_60x12", text);
+    assert!(text.contains("at least 80×24") && text.contains("60×12"));
+    // Even a terminal of one cell is handled without a panic.
+    screen("aurora-run", 1, 1, &["Right"]);
+}
+
+#[test]
+fn the_gauge_is_coloured_by_what_is_left() {
+    let area = Rect::new(0, 0, 60, 1);
+    let cases = [
+        (BudgetState::Left, 1, 10, Color::Green),
+        (BudgetState::LastTurn, 2, 2, Color::Yellow),
+        (BudgetState::Spent, 2, 2, Color::Red),
+    ];
+    for (state, used, max, colour) in cases {
+        let mut buffer = Buffer::empty(area);
+        budget_gauge(used, max, state).render(area, &mut buffer);
+        // The first cell is in the filled part; the last in the empty part.
+        assert_eq!(buffer[(0, 0)].fg, colour, "{state:?} filled");
+        if used < max as usize {
+            assert_eq!(
+                buffer[(59, 0)].fg,
+                colour,
+                "{state:?} empty part keeps the colour"
+            );
+        }
+        let text: String = (0..60).map(|x| buffer[(x, 0)].symbol()).collect();
+        assert!(
+            text.contains(&format!("model calls {used} / max_turns {max}")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn the_gauge_warns_on_the_last_turn_of_the_replay() {
+    let mut app = app_on("aurora-run");
+    let terminal = drive(
+        &mut app,
+        80,
+        24,
+        &["End", "-", "-", "-", "-", "-", "-", "-"],
+    );
+    assert_eq!(app.config().max_turns.get(), 3);
+    let buffer = buffer(&terminal);
+    let (_, y) = find(&buffer, "model calls 3 / max_turns 3");
+    assert_eq!(buffer[(0, y)].fg, Color::Yellow);
+}
+
+#[test]
+fn stepping_through_and_back_returns_to_the_first_screen_exactly() {
+    let first = screen("aurora-run", 80, 24, &[]);
+    let mut keys = vec!["Right"; 10];
+    keys.extend(["Left"; 10]);
+    assert_eq!(screen("aurora-run", 80, 24, &keys), first);
+    let mut app = app_on("aurora-run");
+    drive(&mut app, 80, 24, &["Right"; 30]);
+    assert!(app.at_end(), "stepping stops at the end");
+    assert_eq!(screen("aurora-run", 80, 24, &["End", "g"]), first);
+}
+
+#[test]
+fn plus_and_minus_at_the_end_toggle_between_1974_and_none() {
+    let mut app = app_on("aurora-run");
+    let at = |app: &App| {
+        (
+            app.config().max_turns.get(),
+            app.trace().result().map(str::to_owned),
+        )
+    };
+    drive(&mut app, 80, 24, &["End"]);
+    assert_eq!(at(&app), (10, Some("1974".into())));
+    for (key, expected) in [("-", None), ("+", Some("1974"))] {
+        // Walk the budget down to 2 (or back up to 3) and check the end state.
+        let presses = if key == "-" { vec!["-"; 8] } else { vec!["+"] };
+        drive(&mut app, 80, 24, &presses);
+        assert!(app.at_end(), "the cursor stays at the end");
+        assert_eq!(app.trace().result(), expected);
+        let text = drive(&mut app, 80, 24, &[]).backend().to_string();
+        match expected {
+            Some(answer) => assert!(text.contains(&format!("outcome: \"{answer}\""))),
+            None => assert!(text.contains("outcome: None")),
+        }
+    }
+    assert_eq!(at(&app), (3, Some("1974".into())));
+    drive(&mut app, 80, 24, &["r"]);
+    assert_eq!(at(&app), (10, Some("1974".into())));
+    drive(&mut app, 80, 24, &["-"; 20]);
+    assert_eq!(
+        app.config().max_turns.get(),
+        1,
+        "the budget never goes below 1"
+    );
+}
+
+#[test]
+fn changing_the_budget_mid_run_keeps_the_cursor_on_the_same_step() {
+    let mut app = app_on("aurora-run");
+    drive(&mut app, 80, 24, &["Right", "Right"]);
+    let before = app.step().clone();
+    drive(&mut app, 80, 24, &["-", "-", "-"]);
+    assert_eq!(app.step(), &before);
+    assert_eq!(app.cursor(), 2);
+}
+
+#[test]
+fn runs_switch_with_tab_and_numbers() {
+    let mut app = app_on("aurora-run");
+    drive(&mut app, 80, 24, &["Tab"]);
+    assert_eq!(app.transcript().id, "paris");
+    drive(&mut app, 80, 24, &["3"]);
+    assert_eq!(app.transcript().id, "aurora-run-max-turns-2");
+    assert_eq!(app.config().max_turns.get(), 2);
+    drive(&mut app, 80, 24, &["Tab"]);
+    assert_eq!(app.transcript().id, "aurora-run");
+    assert_eq!(
+        app.config().max_turns.get(),
+        10,
+        "a run opens with its own budget"
+    );
+    drive(&mut app, 80, 24, &["9"]);
+    assert_eq!(
+        app.transcript().id,
+        "aurora-run",
+        "a missing run number is ignored"
+    );
+}
+
+#[test]
+fn turn_keys_jump_between_turns() {
+    let mut app = app_on("aurora-run");
+    drive(&mut app, 80, 24, &["n"]);
+    assert_eq!(
+        (app.step().turn, app.step().event.phase().as_str()),
+        (1, "call")
+    );
+    drive(&mut app, 80, 24, &["]", "Right"]);
+    assert_eq!(
+        (app.step().turn, app.step().event.phase().as_str()),
+        (2, "check")
+    );
+    drive(&mut app, 80, 24, &["p"]);
+    assert_eq!(
+        (app.step().turn, app.step().event.phase().as_str()),
+        (2, "call")
+    );
+    drive(&mut app, 80, 24, &["["]);
+    assert_eq!(
+        (app.step().turn, app.step().event.phase().as_str()),
+        (1, "call")
+    );
+}
+
+#[test]
+fn the_check_key_switches_policy_and_replays() {
+    let mut app = app_on("aurora-run");
+    drive(&mut app, 80, 24, &["c"]);
+    assert_eq!(app.config().check, CheckPolicy::Lesson);
+    let text = drive(&mut app, 80, 24, &[]).backend().to_string();
+    assert!(text.contains("lesson check"));
+}
+
+#[test]
+fn hostile_text_cannot_break_the_layout() {
+    let hostile = serde_json::json!({
+        "version": 1, "id": "hostile", "title": "\u{1b}[2J\u{1b}[31mred title\u{7}",
+        "question": "日本語の質問 🚀 with a very long line ".repeat(20) + "\u{1b}]0;owned\u{7}",
+        "model": "m\u{1b}[5m", "max_turns": 3,
+        "replies": [{"content": [{"type": "text", "text": "\u{1b}[1;1H\u{1b}[Janswer 答え 🎉\r\nsecond line\ttab"}], "stop_reason": "end_turn"}]
+    });
+    let transcript = Transcript::parse(&hostile.to_string(), "hostile").unwrap();
+    for (w, h) in SIZES {
+        let mut app = App::new(vec![transcript.clone()], 0, None, CheckPolicy::Production);
+        for keys in [&[][..], &["End"][..]] {
+            let terminal = drive(&mut app, w, h, keys);
+            let buffer = buffer(&terminal);
+            for cell in buffer.content() {
+                assert!(
+                    !cell.symbol().chars().any(|c| c.is_control()),
+                    "a control character reached the screen: {:?}",
+                    cell.symbol()
+                );
+            }
+            let text = terminal.backend().to_string();
+            assert!(text.contains("␛[2J"), "escapes are shown, not obeyed");
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The real binary in a real pseudo-terminal: start it, press keys, read the
+//! screen, quit, and check the terminal was given back.
+//!
+//! The PTY comes from `script` (util-linux, part of every Debian base
+//! system); a tiny interpreter below turns what the program wrote into the
+//! grid of characters a terminal would show.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const COLS: usize = 100;
+const ROWS: usize = 30;
+
+/// What a terminal shows after reading `bytes`, and whether it is still in
+/// the alternate screen. Understands cursor moves, clears and the alternate
+/// screen switch; skips colours and every other sequence.
+struct Screen {
+    grid: Vec<Vec<char>>,
+    alternate: bool,
+}
+
+impl Screen {
+    fn parse(bytes: &[u8]) -> Screen {
+        let text = String::from_utf8_lossy(bytes);
+        let mut screen = Screen {
+            grid: vec![vec![' '; COLS]; ROWS],
+            alternate: false,
+        };
+        let (mut row, mut col) = (0usize, 0usize);
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\u{1b}' => match chars.next() {
+                    Some('[') => {
+                        let mut params = String::new();
+                        let mut end = ' ';
+                        for p in chars.by_ref() {
+                            if ('@'..='~').contains(&p) {
+                                end = p;
+                                break;
+                            }
+                            params.push(p);
+                        }
+                        match (end, params.as_str()) {
+                            ('H', _) => {
+                                let mut nums =
+                                    params.split(';').map(|n| n.parse::<usize>().unwrap_or(1));
+                                row = nums.next().unwrap_or(1).saturating_sub(1);
+                                col = nums.next().unwrap_or(1).saturating_sub(1);
+                            }
+                            ('J', "2") => screen.grid = vec![vec![' '; COLS]; ROWS],
+                            ('h', "?1049") => screen.alternate = true,
+                            ('l', "?1049") => screen.alternate = false,
+                            _ => {}
+                        }
+                    }
+                    Some(']') => {
+                        // An OSC string ends with BEL or ESC \.
+                        while let Some(p) = chars.next() {
+                            if p == '\u{7}' || (p == '\u{1b}' && chars.next_if_eq(&'\\').is_some())
+                            {
+                                break;
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                '\r' => col = 0,
+                '\n' => row += 1,
+                c if c.is_control() => {}
+                c => {
+                    if row < ROWS && col < COLS {
+                        screen.grid[row][col] = c;
+                    }
+                    col += 1;
+                }
+            }
+        }
+        screen
+    }
+
+    fn text(&self) -> String {
+        self.grid
+            .iter()
+            .map(|r| r.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+struct Session {
+    child: Child,
+    output: Arc<Mutex<Vec<u8>>>,
+    reader: Option<thread::JoinHandle<()>>,
+}
+
+impl Session {
+    fn start(args: &str) -> Session {
+        let binary = env!("CARGO_BIN_EXE_loopstep");
+        let command = format!("stty cols {COLS} rows {ROWS} && exec '{binary}' {args}");
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("`script` (util-linux) runs the program in a pseudo-terminal");
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let mut stdout = child.stdout.take().unwrap();
+        let sink = Arc::clone(&output);
+        let reader = thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&chunk[..n]);
+            }
+        });
+        Session {
+            child,
+            output,
+            reader: Some(reader),
+        }
+    }
+
+    fn screen(&self) -> Screen {
+        Screen::parse(&self.output.lock().unwrap())
+    }
+
+    /// Waits (up to 10 s) until the screen shows `text`.
+    fn wait_for(&self, text: &str) -> Screen {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let screen = self.screen();
+            if screen.text().contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} never appeared; the screen shows:\n{}",
+                screen.text()
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn press(&mut self, keys: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(keys.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits (up to 10 s) for the program to exit and returns its code.
+    fn exit_code(&mut self) -> i32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // All output is in once the reader has seen the end of it.
+                self.reader.take().map(thread::JoinHandle::join);
+                return status.code().unwrap_or(-1);
+            }
+            if Instant::now() > deadline {
+                self.child.kill().unwrap();
+                panic!(
+                    "the program did not exit; screen:\n{}",
+                    self.screen().text()
+                );
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
+    let mut session = Session::start("");
+    let first = session.wait_for("step 1/11 · turn 0 · call");
+    assert!(first.alternate, "the screen uses the alternate screen");
+    assert!(
+        first
+            .text()
+            .contains("In which year was the director of Aurora Run born?")
+    );
+
+    session.press("ll");
+    session.wait_for("step 3/11 · turn 0 · dispatch");
+    session.wait_for("result: Aurora Run is a 1998 novel");
+
+    session.press("G");
+    session.wait_for("outcome: \"1974\"");
+    session.press("--------");
+    session.wait_for("outcome: None");
+
+    session.press("?");
+    session.wait_for("show or hide this help");
+    session.press("q");
+    assert_eq!(session.exit_code(), 0);
+    let last = session.screen();
+    assert!(!last.alternate, "the terminal left the alternate screen");
+    let raw = session.output.lock().unwrap().clone();
+    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(64)..]).into_owned();
+    assert!(
+        tail.contains("\u{1b}[?1049l"),
+        "ends by leaving the alternate screen: {tail:?}"
+    );
+}
+
+#[test]
+fn a_bad_file_fails_before_the_screen_opens() {
+    let mut session = Session::start("play no-such-file.json");
+    assert_eq!(session.exit_code(), 2);
+    let screen = session.wait_for("no-such-file.json");
+    assert!(!screen.alternate);
+}
