@@ -62,17 +62,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                     theme::LABEL,
                 ));
             }
-            let reply = &app.trace().messages[step.messages - 1];
-            lines.extend(reply.content.iter().map(|block| match block {
-                Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
-                Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
-                Block::ToolUse { id, name, input } => Line::from(vec![
-                    Span::styled("tool_use ", theme::BLOCK_KIND),
-                    Span::raw(format!("{} {} ", text(id), text(name))),
-                    Span::styled(text(&input.to_string()), theme::LABEL),
-                ]),
-                Block::ToolResult { .. } => Line::raw(""),
-            }));
+            lines.extend(last_message_lines(app));
             lines
         }
         Event::Check {
@@ -92,6 +82,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
             if let Verdict::Stop { reason } = verdict {
                 lines.push(Line::styled(text(reason), theme::STOPPED));
             }
+            lines.extend(last_message_lines(app));
             lines
         }
         Event::Dispatch {
@@ -109,30 +100,11 @@ fn lines(app: &App) -> Vec<Line<'static>> {
             },
         ],
         Event::Append { results } => {
-            let appended = &app.trace().messages[step.messages - 1];
             let mut lines = vec![Line::styled(
                 s::detail_append(*results, step.messages - 1),
                 theme::TITLE,
             )];
-            lines.extend(appended.content.iter().filter_map(|b| match b {
-                Block::ToolResult {
-                    tool_use_id,
-                    content,
-                    is_error,
-                } => Some(Line::from(vec![
-                    Span::styled("tool_result ", theme::BLOCK_KIND),
-                    Span::raw(format!("{} ", text(tool_use_id))),
-                    Span::styled(
-                        one_line(content, 200),
-                        if *is_error {
-                            theme::ERROR
-                        } else {
-                            theme::LABEL
-                        },
-                    ),
-                ])),
-                _ => None,
-            }));
+            lines.extend(last_message_lines(app));
             lines
         }
         Event::Answer { text: answer } => {
@@ -173,6 +145,41 @@ fn lines(app: &App) -> Vec<Line<'static>> {
             vec![Line::styled(text(&rejection.to_string()), theme::ERROR)]
         }
     }
+}
+
+/// The blocks of the newest message: the reply being checked, or the results just appended.
+fn last_message_lines(app: &App) -> Vec<Line<'static>> {
+    let message = &app.trace().messages[app.step().messages - 1];
+    let text = |t: &str| one_line(t, MAX_TEXT);
+    message
+        .content
+        .iter()
+        .map(|block| match block {
+            Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
+            Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
+            Block::ToolUse { id, name, input } => Line::from(vec![
+                Span::styled("tool_use ", theme::BLOCK_KIND),
+                Span::raw(format!("{} {} ", text(id), text(name))),
+                Span::styled(text(&input.to_string()), theme::LABEL),
+            ]),
+            Block::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+            } => Line::from(vec![
+                Span::styled("tool_result ", theme::BLOCK_KIND),
+                Span::raw(format!("{} ", text(tool_use_id))),
+                Span::styled(
+                    text(content),
+                    if *is_error {
+                        theme::ERROR
+                    } else {
+                        theme::LABEL
+                    },
+                ),
+            ]),
+        })
+        .collect()
 }
 
 pub fn render_caption(frame: &mut Frame, area: Rect, app: &App) {
