@@ -81,14 +81,20 @@ fn describe(step: &Step) -> String {
         Event::Call {
             request,
             stop_reason,
+            stop_reason_inferred,
             ..
         } => format!(
-            "request #{}: {} message{}, {} chars → reply with stop_reason {}",
+            "request #{}: {} message{}, {} chars → reply with stop_reason {}{}",
             request.number,
             request.messages,
             plural(request.messages),
             request.chars,
-            one_line(stop_reason, PREVIEW_CHARS)
+            one_line(stop_reason, PREVIEW_CHARS),
+            if *stop_reason_inferred {
+                " (inferred)"
+            } else {
+                ""
+            }
         ),
         Event::Check {
             stop_reason,
@@ -119,6 +125,11 @@ fn describe(step: &Step) -> String {
         Event::Append { results } => format!(
             "{results} result{} as one user message → {} messages",
             plural(*results),
+            step.messages
+        ),
+        Event::Inserted { messages } => format!(
+            "the client added {messages} message{} no reply asked for → {} messages",
+            plural(*messages),
             step.messages
         ),
         Event::Answer { text } => format!("{:?}", one_line(text, PREVIEW_CHARS * 4)),

@@ -6,8 +6,8 @@ use std::num::NonZeroU32;
 
 use common::{asks, asks_with_stop, says, search_run};
 use loopstep::engine::{
-    Block, CheckPolicy, Config, Event, Outcome, Phase, ReplayTools, Reply, Role, Run, SEARCH_MISS,
-    ScriptedModel, Trace,
+    Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, Role, Run,
+    SEARCH_MISS, ScriptedModel, Trace,
 };
 use loopstep::transcript::Transcript;
 use serde_json::json;
@@ -351,6 +351,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
             input: json!({"query": "x"}),
         }],
         stop_reason: "tool_use".into(),
+        stop_reason_inferred: false,
         usage: None,
     };
     let replies = [reply("same"), reply("same")];
@@ -360,7 +361,13 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
         environment: &t.environment,
         recorded: &t.results,
     };
-    let trace = Run::new(ScriptedModel::new(&replies), tools, "q", t.default_config()).into_trace();
+    let trace = Run::new(
+        ScriptedModel::new(&replies),
+        tools,
+        vec![Message::user_text("q")],
+        t.default_config(),
+    )
+    .into_trace();
     match trace.outcome() {
         Some(Outcome::Rejected(rejection)) => {
             assert_eq!(rejection.ids, ["same"]);

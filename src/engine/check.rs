@@ -120,6 +120,7 @@ mod tests {
         Reply {
             content,
             stop_reason: stop.into(),
+            stop_reason_inferred: false,
             usage: None,
         }
     }

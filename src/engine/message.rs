@@ -100,6 +100,10 @@ pub struct Reply {
     pub content: Vec<Block>,
     /// Verbatim as recorded: `tool_use`, `end_turn`, `tool_calls`, `stop`, ...
     pub stop_reason: String,
+    /// Set when the recording carried no stop reason and it was worked out
+    /// from the content (tool requests present: a tool request; else an answer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_reason_inferred: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
 }

@@ -12,6 +12,6 @@ mod trace;
 pub use check::{CheckPolicy, StopReason, Verdict, check};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use model::{CallError, Model, Rejection, ScriptedModel, check_request};
-pub use run::Run;
+pub use run::{Insertion, Run};
 pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
 pub use trace::{Config, Event, Outcome, Phase, RequestSize, Step, Trace};

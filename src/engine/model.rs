@@ -264,6 +264,7 @@ mod tests {
                 text: "Paris".into(),
             }],
             stop_reason: "end_turn".into(),
+            stop_reason_inferred: false,
             usage: None,
         }];
         let mut model = ScriptedModel::new(&replies);

@@ -20,6 +20,7 @@
 //! Here each of those lines is one [`Step`], so a viewer can stop between
 //! them. Nothing in this file knows which transcript it is replaying.
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{Verdict, check};
@@ -49,12 +50,24 @@ enum Next {
     Done,
 }
 
+/// Messages the client itself added to the history before a model call,
+/// which no reply asked for (a tool call the client made on its own, say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Insertion {
+    /// The 1-based number of the model call these messages precede.
+    pub before_call: u32,
+    pub messages: Vec<Message>,
+}
+
 /// One replay in progress. Pull steps with [`Run::step`] (or iterate).
 #[derive(Debug)]
 pub struct Run<M, T> {
     model: M,
     tools: T,
     config: Config,
+    /// Sorted by `before_call`; taken from the front as calls are made.
+    insertions: std::collections::VecDeque<Insertion>,
     messages: Vec<Message>,
     /// Characters in `messages`, kept as they grow rather than recounted.
     chars: usize,
@@ -64,19 +77,27 @@ pub struct Run<M, T> {
 }
 
 impl<M: Model, T: ToolBox> Run<M, T> {
-    /// Starts a run whose conversation opens with `question` from the user.
-    pub fn new(model: M, tools: T, question: &str, config: Config) -> Self {
-        let first = Message::user_text(question);
+    /// Starts a run whose conversation opens with `opening`: any earlier
+    /// history, then the user's question.
+    pub fn new(model: M, tools: T, opening: Vec<Message>, config: Config) -> Self {
         Run {
             model,
             tools,
             config,
-            chars: first.chars(),
-            messages: vec![first],
+            insertions: Default::default(),
+            chars: opening.iter().map(Message::chars).sum(),
+            messages: opening,
             turn: 0,
             calls: 0,
             next: Next::Call,
         }
+    }
+
+    /// Adds messages the client inserted before given calls.
+    pub fn with_insertions(mut self, mut insertions: Vec<Insertion>) -> Self {
+        insertions.sort_by_key(|i| i.before_call);
+        self.insertions = insertions.into();
+        self
     }
 
     /// The conversation so far.
@@ -139,6 +160,15 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 max_turns: self.config.max_turns.get(),
             };
         }
+        let number = self.calls + 1;
+        if let Some(insertion) = self.insertions.pop_front_if(|i| i.before_call <= number) {
+            let count = insertion.messages.len();
+            for message in insertion.messages {
+                self.push(message);
+            }
+            self.next = Next::Call;
+            return Event::Inserted { messages: count };
+        }
         let request = RequestSize {
             number: self.calls + 1,
             messages: self.messages.len(),
@@ -150,6 +180,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 let event = Event::Call {
                     request,
                     stop_reason: reply.stop_reason.clone(),
+                    stop_reason_inferred: reply.stop_reason_inferred,
                     usage: reply.usage,
                 };
                 self.push(reply.clone().into_message());

@@ -56,6 +56,8 @@ pub enum Event {
     Call {
         request: RequestSize,
         stop_reason: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        stop_reason_inferred: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
     },
@@ -74,6 +76,10 @@ pub enum Event {
     /// All results of the turn went into the conversation as one message.
     Append {
         results: usize,
+    },
+    /// The client added messages that no reply asked for (recorded logs only).
+    Inserted {
+        messages: usize,
     },
     Answer {
         text: String,
@@ -99,6 +105,7 @@ pub enum Phase {
     Check,
     Dispatch,
     Append,
+    Inserted,
     Answer,
     BudgetExhausted,
     Stopped,
@@ -113,6 +120,7 @@ impl Phase {
             Phase::Check => "check",
             Phase::Dispatch => "dispatch",
             Phase::Append => "append",
+            Phase::Inserted => "inserted",
             Phase::Answer => "answer",
             Phase::BudgetExhausted => "budget_exhausted",
             Phase::Stopped => "stopped",
@@ -124,7 +132,7 @@ impl Phase {
     pub fn is_exit(self) -> bool {
         !matches!(
             self,
-            Phase::Call | Phase::Check | Phase::Dispatch | Phase::Append
+            Phase::Call | Phase::Check | Phase::Dispatch | Phase::Append | Phase::Inserted
         )
     }
 }
@@ -136,6 +144,7 @@ impl Event {
             Event::Check { .. } => Phase::Check,
             Event::Dispatch { .. } => Phase::Dispatch,
             Event::Append { .. } => Phase::Append,
+            Event::Inserted { .. } => Phase::Inserted,
             Event::Answer { .. } => Phase::Answer,
             Event::BudgetExhausted { .. } => Phase::BudgetExhausted,
             Event::Stopped { .. } => Phase::Stopped,

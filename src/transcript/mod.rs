@@ -8,11 +8,13 @@ mod validate;
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::{
-    Config, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv, ToolOutput, Trace,
+    Config, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
+    ToolOutput, Trace,
 };
 
 pub use builtin::{BUILTIN_NAMES, builtin};
@@ -30,7 +32,11 @@ pub struct Transcript {
     pub title: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
-    /// The user's question: the first message of the conversation.
+    /// Messages that came before the question, such as the earlier turns of
+    /// a chat that went on; they open the conversation.
+    #[serde(default, skip_serializing_if = "History::is_empty")]
+    pub history: History,
+    /// The user's question: the message that starts the loop.
     pub question: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
@@ -49,8 +55,62 @@ pub struct Transcript {
     /// Tool results recorded for particular tool calls, keyed by tool-call id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub results: BTreeMap<String, ToolOutput>,
+    /// Messages the recorded client added before particular calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inserted: Vec<Insertion>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expectation>,
+    /// What an import found odd in the recording (gaps, skipped parts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The messages before the question. Runs cut from one long log share a
+/// single copy of it, each seeing its own prefix.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    all: Arc<Vec<Message>>,
+    len: usize,
+}
+
+impl History {
+    /// The first `len` messages of `all`.
+    pub fn prefix(all: &Arc<Vec<Message>>, len: usize) -> Self {
+        History {
+            all: Arc::clone(all),
+            len: len.min(all.len()),
+        }
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.all[..self.len]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        self.messages() == other.messages()
+    }
+}
+
+impl Serialize for History {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.messages().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for History {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let all = Vec::<Message>::deserialize(d)?;
+        Ok(History {
+            len: all.len(),
+            all: Arc::new(all),
+        })
+    }
 }
 
 /// What a correct run ends with, so an answer can be checked, not just given.
@@ -151,7 +211,17 @@ impl Transcript {
             environment: &self.environment,
             recorded: &self.results,
         };
-        Run::new(model, tools, &self.question, config).into_trace()
+        Run::new(model, tools, self.opening(), config)
+            .with_insertions(self.inserted.clone())
+            .into_trace()
+    }
+
+    /// The conversation as the first call sends it: history, then the question.
+    pub fn opening(&self) -> Vec<Message> {
+        let mut messages = Vec::with_capacity(self.history.messages().len() + 1);
+        messages.extend_from_slice(self.history.messages());
+        messages.push(Message::user_text(&self.question));
+        messages
     }
 
     /// The loop set up as recorded: the transcript's own budget, production check.

@@ -110,6 +110,14 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
             );
         }
     }
+    for (i, insertion) in t.inserted.iter().enumerate() {
+        if insertion.before_call == 0 {
+            problem(
+                format!("inserted[{i}].before_call"),
+                "calls are numbered from 1".into(),
+            );
+        }
+    }
     if let Some(expect) = &t.expect
         && expect.model_calls == Some(0)
     {

@@ -115,6 +115,20 @@ pub fn detail_request(number: u32, messages: usize, chars: usize) -> String {
 pub fn detail_reply(stop_reason: &str) -> String {
     format!("reply: stop_reason {stop_reason}")
 }
+pub const INFERRED: &str = " (inferred: the recording carries no stop reason)";
+pub fn detail_inserted(count: usize) -> String {
+    format!(
+        "the client added {count} message{} that no model reply asked for",
+        plural(count)
+    )
+}
+pub fn caption_inserted(count: usize) -> String {
+    format!(
+        "The recorded client added {count} message{} to the history on its own, such as a tool \
+         call it made itself. The replay shows them: the model sees them on the next call.",
+        plural(count)
+    )
+}
 pub fn detail_usage(input: u64, output: u64) -> String {
     format!("usage: {input} tokens in, {output} out")
 }

@@ -47,6 +47,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
         Event::Call {
             request,
             stop_reason,
+            stop_reason_inferred,
             usage,
         } => {
             let mut lines = vec![
@@ -54,7 +55,17 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                     s::detail_request(request.number, request.messages, request.chars),
                     theme::TEXT,
                 ),
-                Line::styled(s::detail_reply(&text(stop_reason)), theme::TITLE),
+                Line::from(vec![
+                    Span::styled(s::detail_reply(&text(stop_reason)), theme::TITLE),
+                    Span::styled(
+                        if *stop_reason_inferred {
+                            s::INFERRED
+                        } else {
+                            ""
+                        },
+                        theme::LABEL,
+                    ),
+                ]),
             ];
             if let Some(usage) = usage {
                 lines.push(Line::styled(
@@ -62,7 +73,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                     theme::LABEL,
                 ));
             }
-            lines.extend(last_message_lines(app));
+            lines.extend(newest_message_lines(app, 1));
             lines
         }
         Event::Check {
@@ -82,7 +93,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
             if let Verdict::Stop { reason } = verdict {
                 lines.push(Line::styled(text(reason), theme::STOPPED));
             }
-            lines.extend(last_message_lines(app));
+            lines.extend(newest_message_lines(app, 1));
             lines
         }
         Event::Dispatch {
@@ -104,7 +115,12 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                 s::detail_append(*results, step.messages - 1),
                 theme::TITLE,
             )];
-            lines.extend(last_message_lines(app));
+            lines.extend(newest_message_lines(app, 1));
+            lines
+        }
+        Event::Inserted { messages } => {
+            let mut lines = vec![Line::styled(s::detail_inserted(*messages), theme::TITLE)];
+            lines.extend(newest_message_lines(app, *messages));
             lines
         }
         Event::Answer { text: answer } => {
@@ -147,13 +163,15 @@ fn lines(app: &App) -> Vec<Line<'static>> {
     }
 }
 
-/// The blocks of the newest message: the reply being checked, or the results just appended.
-fn last_message_lines(app: &App) -> Vec<Line<'static>> {
-    let message = &app.trace().messages[app.step().messages - 1];
+/// The blocks of the newest `count` messages: the reply being checked, the
+/// results just appended, or what the client inserted.
+fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
+    let end = app.step().messages;
+    let messages = &app.trace().messages[end.saturating_sub(count)..end];
     let text = |t: &str| one_line(t, MAX_TEXT);
-    message
-        .content
+    messages
         .iter()
+        .flat_map(|m| &m.content)
         .map(|block| match block {
             Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
@@ -218,6 +236,7 @@ fn caption(app: &App) -> String {
             s::caption_dispatch(&short(name), nth, of, output.is_error)
         }
         Event::Append { results } => s::caption_append(*results),
+        Event::Inserted { messages } => s::caption_inserted(*messages),
         Event::Answer { text } => {
             s::caption_answer(&short(text), app.calls_so_far(), app.tool_rounds_so_far())
         }

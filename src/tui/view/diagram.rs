@@ -102,6 +102,8 @@ fn position(app: &App) -> (Node, Option<Edge>) {
         ),
         Event::Dispatch { .. } => (Node::Dispatch, Some(Edge::ToDispatch)),
         Event::Append { .. } => (Node::Append, Some(Edge::ToDispatch)),
+        // The client's own additions join the history where results do.
+        Event::Inserted { .. } => (Node::Append, None),
         Event::Answer { .. } => (Node::Answer, Some(Edge::ToAnswer)),
         Event::BudgetExhausted { .. } => (Node::None, Some(Edge::ToNone)),
         Event::Stopped { .. } | Event::RecordingEnded | Event::Rejected { .. } => {
