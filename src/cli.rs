@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::engine::{CheckPolicy, Config};
+use crate::engine::{CheckPolicy, Config, Trace};
 use crate::report;
-use crate::transcript::{BUILTIN_NAMES, LoadError, Transcript, builtin};
+use crate::transcript::{
+    BUILTIN_NAMES, Format as SourceFormat, LoadError, Transcript, builtin, open,
+};
 use crate::tui;
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
@@ -22,6 +24,9 @@ Examples:
   loopstep run aurora-run --max-turns 2 the same run with a budget of two calls: result None
   loopstep run paris --format json      the one-shot run as JSON
   loopstep validate my-run.json         check a transcript you wrote
+  loopstep run log.jsonl                replay a real recording (conversation, exchange log,
+                                        Claude Code session), recognised automatically
+  loopstep import log.jsonl -o run.json turn a recording into an editable transcript
 
 Exit codes:
   0  the replay completed (an answer, None and every other outcome count)
@@ -56,6 +61,9 @@ pub enum Command {
         run: String,
         #[command(flatten)]
         loop_flags: LoopFlags,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -66,13 +74,29 @@ pub enum Command {
         /// How to print the trace.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
     },
     /// List the built-in runs.
     List,
-    /// Check a transcript and report every problem found in it.
+    /// Check a transcript or recording and report every problem found in it.
     Validate {
         /// The path of a transcript file (or a built-in run's name).
         path: String,
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+    },
+    /// Turn a recording (conversation, exchange log, Claude Code session)
+    /// into loopstep's own transcript format, to edit or share.
+    Import {
+        /// The recording to read.
+        file: String,
+        /// Where to write the transcript [default: standard output].
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<std::path::PathBuf>,
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
     },
 }
 
@@ -92,6 +116,30 @@ pub struct LoopFlags {
 pub enum Format {
     Text,
     Json,
+}
+
+/// The recording formats, for `--from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromFormat {
+    /// loopstep's own transcript.
+    Native,
+    /// A messages list (Anthropic or OpenAI shape).
+    Conversation,
+    /// Request/response pairs (Anthropic, OpenAI Chat, OpenAI Responses).
+    Exchanges,
+    /// A Claude Code session file.
+    ClaudeCode,
+}
+
+impl FromFormat {
+    fn format(self) -> SourceFormat {
+        match self {
+            FromFormat::Native => SourceFormat::Native,
+            FromFormat::Conversation => SourceFormat::Conversation,
+            FromFormat::Exchanges => SourceFormat::Exchanges,
+            FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -117,9 +165,12 @@ impl LoopFlags {
     }
 }
 
-/// The runs the screen can switch between: the built-ins, then the opened
-/// file if it is not one of them; and the index of the one to open.
-fn screen_runs(name_or_path: &str) -> Result<(Vec<Transcript>, usize), Failure> {
+/// The runs the screen can switch between: the built-ins, then the runs of
+/// the opened file if it is not one of them; and the index of the one to open.
+fn screen_runs(
+    name_or_path: &str,
+    from: Option<FromFormat>,
+) -> Result<(Vec<Transcript>, usize), Failure> {
     let mut runs = BUILTIN_NAMES
         .iter()
         .map(|name| builtin(name).context("a built-in run is missing"))
@@ -127,8 +178,9 @@ fn screen_runs(name_or_path: &str) -> Result<(Vec<Transcript>, usize), Failure> 
     let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
         Some(index) => index,
         None => {
-            runs.push(Transcript::resolve(name_or_path)?);
-            runs.len() - 1
+            let index = runs.len();
+            runs.extend(open(name_or_path, from.map(FromFormat::format))?.runs);
+            index
         }
     };
     Ok((runs, index))
@@ -148,57 +200,66 @@ fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
 /// Runs a command. Errors carry their exit code.
 pub fn execute(command: Command) -> Result<ExitCode, Failure> {
     match command {
-        Command::Play { run, loop_flags } => {
-            let (runs, index) = screen_runs(&run)?;
+        Command::Play {
+            run,
+            loop_flags,
+            from,
+        } => {
+            let (runs, index) = screen_runs(&run, from)?;
             let app = tui::App::new(runs, index, loop_flags.max_turns, loop_flags.policy());
             tui::play(app)?;
-            Ok(ExitCode::SUCCESS)
         }
         Command::Run {
             run,
             loop_flags,
             format,
+            from,
         } => {
-            let transcript = Transcript::resolve(&run)?;
-            let trace = transcript.replay(loop_flags.config(&transcript));
-            let printed = match format {
-                Format::Text => report::text(&transcript, &trace),
-                Format::Json => {
-                    let json = report::json(&transcript, &trace);
-                    let mut text = serde_json::to_string_pretty(&json)
-                        .context("could not write the JSON report")?;
-                    text.push('\n');
-                    text
-                }
-            };
-            print!("{printed}");
-            Ok(ExitCode::SUCCESS)
+            let source = open(&run, from.map(FromFormat::format))?;
+            let traces: Vec<Trace> = source
+                .runs
+                .iter()
+                .map(|t| t.replay(loop_flags.config(t)))
+                .collect();
+            match format {
+                Format::Text => print!("{}", report::text(&source, &traces)),
+                Format::Json => println!("{}", pretty(&report::json(&source, &traces))?),
+            }
         }
         Command::List => {
             for name in BUILTIN_NAMES {
                 let transcript = builtin(name).context("a built-in run is missing")??;
                 println!("{name:<24} {}", transcript.description);
             }
-            Ok(ExitCode::SUCCESS)
         }
-        Command::Validate { path } => {
-            let transcript = Transcript::resolve(&path)?;
-            println!(
-                "{path}: valid transcript `{}`: {} repl{}, {} tool{}, max_turns {}",
-                crate::text::one_line(&transcript.id, 60),
-                transcript.replies.len(),
-                if transcript.replies.len() == 1 {
-                    "y"
-                } else {
-                    "ies"
-                },
-                transcript.tools.len(),
-                if transcript.tools.len() == 1 { "" } else { "s" },
-                transcript.max_turns
-            );
-            Ok(ExitCode::SUCCESS)
+        Command::Validate { path, from } => {
+            let source = open(&path, from.map(FromFormat::format))?;
+            print!("{}", report::summary(&path, &source));
+        }
+        Command::Import { file, output, from } => {
+            let source = open(&file, from.map(FromFormat::format))?;
+            let native = match source.runs.as_slice() {
+                [one] => serde_json::to_value(one),
+                many => serde_json::to_value(many),
+            }
+            .context("could not turn the runs into JSON")?;
+            let text = pretty(&native)? + "\n";
+            match &output {
+                Some(path) => {
+                    std::fs::write(path, text)
+                        .with_context(|| format!("could not write {}", path.display()))?;
+                    eprint!("{}", report::summary(&file, &source));
+                    eprintln!("wrote {}", path.display());
+                }
+                None => print!("{text}"),
+            }
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {
+    serde_json::to_string_pretty(json).context("could not write the JSON report")
 }
 
 /// A failed command: bad input (exit 2) or anything else (exit 1).

@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     let command = cli.command.unwrap_or(Command::Play {
         run: DEFAULT_RUN.to_owned(),
         loop_flags: LoopFlags::default(),
+        from: None,
     });
     match execute(command) {
         Ok(code) => code,

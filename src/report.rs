@@ -5,12 +5,120 @@ use serde_json::{Value, json};
 
 use crate::engine::{Event, Outcome, Step, Trace, Verdict};
 use crate::text::one_line;
-use crate::transcript::{Transcript, Verification};
+use crate::transcript::{Source, Transcript, Verification};
 
 /// How long a tool input or output may get on one line of the text report.
 const PREVIEW_CHARS: usize = 72;
 
-pub fn text(transcript: &Transcript, trace: &Trace) -> String {
+/// Every run of a source, one after the other, then totals if there are several.
+pub fn text(source: &Source, traces: &[Trace]) -> String {
+    let mut out = String::new();
+    for note in &source.notes {
+        out.push_str(&format!("note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
+    }
+    let count = source.runs.len();
+    for (n, (transcript, trace)) in source.runs.iter().zip(traces).enumerate() {
+        if count > 1 {
+            out.push_str(&format!(
+                "── run {} of {count}: {} ──\n",
+                n + 1,
+                one_line(&transcript.title, PREVIEW_CHARS)
+            ));
+        }
+        out.push_str(&run_text(transcript, trace));
+        if count > 1 {
+            out.push('\n');
+        }
+    }
+    if count > 1 {
+        let totals = Totals::of(traces);
+        out.push_str(&format!(
+            "totals: {count} runs · model calls: {} · tool calls: {} · answered: {}\n",
+            totals.model_calls, totals.tool_calls, totals.answered
+        ));
+    }
+    out
+}
+
+/// One object for a single run; `{"runs": [...], "totals": ...}` for several.
+pub fn json(source: &Source, traces: &[Trace]) -> Value {
+    let mut runs: Vec<Value> = source
+        .runs
+        .iter()
+        .zip(traces)
+        .map(|(t, trace)| run_json(t, trace))
+        .collect();
+    if runs.len() == 1 {
+        let mut only = runs.remove(0);
+        if !source.notes.is_empty() {
+            only["import_notes"] = json!(source.notes);
+        }
+        return only;
+    }
+    let totals = Totals::of(traces);
+    json!({
+        "format": source.kind,
+        "import_notes": source.notes,
+        "runs": runs,
+        "totals": {
+            "runs": traces.len(),
+            "model_calls": totals.model_calls,
+            "tool_calls": totals.tool_calls,
+            "answered": totals.answered,
+        },
+    })
+}
+
+/// What `validate` prints: the format, each run, and every note.
+pub fn summary(path: &str, source: &Source) -> String {
+    let mut out = format!(
+        "{}: valid {}, {} run{}\n",
+        one_line(path, PREVIEW_CHARS),
+        source.kind,
+        source.runs.len(),
+        plural(source.runs.len())
+    );
+    for t in &source.runs {
+        out.push_str(&format!(
+            "  {}: {} repl{}, {} tool{}, max_turns {} · {}\n",
+            one_line(&t.id, 40),
+            t.replies.len(),
+            if t.replies.len() == 1 { "y" } else { "ies" },
+            t.tools.len(),
+            plural(t.tools.len()),
+            t.max_turns,
+            one_line(&t.title, PREVIEW_CHARS),
+        ));
+        for note in &t.notes {
+            out.push_str(&format!(
+                "    note: {}\n",
+                one_line(note, PREVIEW_CHARS * 3)
+            ));
+        }
+    }
+    for note in &source.notes {
+        out.push_str(&format!("  note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
+    }
+    out
+}
+
+struct Totals {
+    model_calls: usize,
+    tool_calls: usize,
+    answered: usize,
+}
+
+impl Totals {
+    fn of(traces: &[Trace]) -> Self {
+        Totals {
+            model_calls: traces.iter().map(Trace::model_calls).sum(),
+            tool_calls: traces.iter().map(Trace::tool_calls).sum(),
+            answered: traces.iter().filter(|t| t.result().is_some()).count(),
+        }
+    }
+}
+
+fn run_text(transcript: &Transcript, trace: &Trace) -> String {
     let mut out = format!(
         "{} · max_turns {} · {} check\nquestion: {}\n",
         one_line(&transcript.id, PREVIEW_CHARS),
@@ -18,6 +126,9 @@ pub fn text(transcript: &Transcript, trace: &Trace) -> String {
         policy_name(trace),
         one_line(&transcript.question, PREVIEW_CHARS * 2),
     );
+    for note in &transcript.notes {
+        out.push_str(&format!("note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
+    }
     for step in &trace.steps {
         out.push_str(&format!(
             "turn {:<2} {:<16} {}\n",
@@ -40,7 +151,7 @@ pub fn text(transcript: &Transcript, trace: &Trace) -> String {
     out
 }
 
-pub fn json(transcript: &Transcript, trace: &Trace) -> Value {
+fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     let verification = transcript.verify(trace);
     let mut report = json!({
         "transcript": transcript.id,
@@ -57,6 +168,9 @@ pub fn json(transcript: &Transcript, trace: &Trace) -> Value {
     });
     if let Verification::NotVerified(misses) = verification {
         report["goal_check_misses"] = json!(misses);
+    }
+    if !transcript.notes.is_empty() {
+        report["notes"] = json!(transcript.notes);
     }
     report
 }

@@ -257,7 +257,12 @@ fn validate_reports_every_problem_at_once() {
     );
     let out = run(&["validate", good.to_str().unwrap()]);
     assert_eq!(out.code, 0);
-    assert!(out.stdout.contains("valid transcript `test`"));
+    assert!(
+        out.stdout.contains("valid native transcript, 1 run"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("test: 1 reply"), "{}", out.stdout);
 }
 
 #[test]

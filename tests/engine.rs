@@ -9,7 +9,7 @@ use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, Role, Run,
     SEARCH_MISS, ScriptedModel, Trace,
 };
-use loopstep::transcript::Transcript;
+use loopstep::transcript::builtin;
 use serde_json::json;
 
 fn turns(n: u32) -> NonZeroU32 {
@@ -17,7 +17,7 @@ fn turns(n: u32) -> NonZeroU32 {
 }
 
 fn replay_builtin(name: &str, max_turns: Option<u32>) -> Trace {
-    let t = Transcript::resolve(name).unwrap();
+    let t = builtin(name).unwrap().unwrap();
     let mut config = t.default_config();
     if let Some(n) = max_turns {
         config.max_turns = turns(n);

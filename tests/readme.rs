@@ -1,6 +1,6 @@
 //! The README's examples are real: its transcript parses and replays as it says.
 
-use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification};
+use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
 
 fn json_blocks() -> Vec<String> {
     let readme = include_str!("../README.md");
@@ -25,14 +25,16 @@ fn the_documented_transcript_replays_and_verifies() {
     assert_eq!(scenario.max_turns.get(), 2);
     assert_eq!(
         scenario.replies,
-        Transcript::resolve("aurora-run").unwrap().replies
+        builtin("aurora-run").unwrap().unwrap().replies
     );
 }
 
 #[test]
 fn every_built_in_run_loads_and_ends() {
     for name in BUILTIN_NAMES {
-        let t = Transcript::resolve(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let t = builtin(name)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(t.id, name);
         let trace = t.replay(t.default_config());
         assert!(trace.outcome().is_some(), "{name} ends with an exit step");

@@ -11,7 +11,8 @@ pub enum StopReason {
     ToolUse,
     /// `end_turn` (Anthropic) or `stop` (OpenAI, DeepSeek).
     EndTurn,
-    /// `max_tokens` (Anthropic) or `length` (OpenAI, DeepSeek).
+    /// `max_tokens` (Anthropic), `length` (OpenAI Chat, DeepSeek) or
+    /// `max_output_tokens` (OpenAI Responses).
     MaxTokens,
     StopSequence,
     Refusal,
@@ -28,7 +29,7 @@ impl StopReason {
         match raw {
             "tool_use" | "tool_calls" => StopReason::ToolUse,
             "end_turn" | "stop" => StopReason::EndTurn,
-            "max_tokens" | "length" => StopReason::MaxTokens,
+            "max_tokens" | "length" | "max_output_tokens" => StopReason::MaxTokens,
             "stop_sequence" => StopReason::StopSequence,
             "refusal" => StopReason::Refusal,
             "pause_turn" => StopReason::PauseTurn,

@@ -60,6 +60,12 @@ pub enum LoadError {
         origin: String,
         problems: Vec<Problem>,
     },
+    #[error("{origin} is in none of the formats loopstep reads ({tried}); its top level is {seen}")]
+    NotRecognized {
+        origin: String,
+        tried: String,
+        seen: String,
+    },
     #[error(
         "`{name}` is neither a built-in run nor a file. Built-in runs: {builtins}. \
          To open a file, give its path (for example ./my-run.json)."

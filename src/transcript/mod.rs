@@ -3,6 +3,7 @@
 
 mod builtin;
 mod error;
+pub mod import;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -19,6 +20,7 @@ use crate::engine::{
 
 pub use builtin::{BUILTIN_NAMES, builtin};
 pub use error::{LoadError, Problem};
+pub use import::{Format, Source};
 
 /// The transcript format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -138,6 +140,39 @@ struct Scenario {
     max_turns: Option<NonZeroU32>,
 }
 
+/// Opens a built-in run by name, or else a file in any format loopstep
+/// reads (`from` forces one instead of recognising it).
+pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadError> {
+    if let Some(found) = builtin(name_or_path) {
+        return Ok(Source {
+            format: Format::Native,
+            kind: "built-in run".to_owned(),
+            runs: vec![found?],
+            notes: Vec::new(),
+        });
+    }
+    let path = Path::new(name_or_path);
+    if !path.exists() {
+        return Err(LoadError::NotFound {
+            name: name_or_path.to_owned(),
+            builtins: BUILTIN_NAMES.join(", "),
+        });
+    }
+    let text = read_file(path)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".to_owned());
+    import::load(&text, &path.display().to_string(), &name, from)
+}
+
+fn read_file(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
 /// The goal check: did the answer match what the transcript expects?
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verification {
@@ -149,27 +184,34 @@ pub enum Verification {
 }
 
 impl Transcript {
-    /// Loads a built-in run by name, or else a file by path.
-    pub fn resolve(name_or_path: &str) -> Result<Transcript, LoadError> {
-        if let Some(found) = builtin(name_or_path) {
-            return found;
+    /// Parses native JSON that holds one transcript or an array of them.
+    pub fn parse_many(text: &str, origin: &str) -> Result<Vec<Transcript>, LoadError> {
+        if !text.trim_start().starts_with('[') {
+            return Ok(vec![Transcript::parse(text, origin)?]);
         }
-        let path = Path::new(name_or_path);
-        if !path.exists() {
-            return Err(LoadError::NotFound {
-                name: name_or_path.to_owned(),
-                builtins: BUILTIN_NAMES.join(", "),
-            });
+        let runs: Vec<Transcript> = from_json(text, origin)?;
+        let problems: Vec<Problem> = runs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, run)| {
+                validate::problems(run).into_iter().map(move |p| {
+                    let path = if p.path.is_empty() {
+                        format!("[{i}]")
+                    } else {
+                        format!("[{i}].{}", p.path)
+                    };
+                    Problem::new(path, p.message)
+                })
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(runs)
+        } else {
+            Err(LoadError::Invalid {
+                origin: origin.to_owned(),
+                problems,
+            })
         }
-        Transcript::from_file(path)
-    }
-
-    pub fn from_file(path: &Path) -> Result<Transcript, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
-        Transcript::parse(&text, &path.display().to_string())
     }
 
     /// Parses and validates JSON text; `origin` names it in messages.
@@ -280,7 +322,7 @@ impl Scenario {
     }
 }
 
-fn json_kind(value: &serde_json::Value) -> &'static str {
+pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "null",
         serde_json::Value::Bool(_) => "a boolean",

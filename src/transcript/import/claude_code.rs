@@ -1,0 +1,65 @@
+//! A Claude Code session file: JSON Lines, one `user` or `assistant` line
+//! per message, except that an assistant message is split one content block
+//! per line and must be put back together by `message.id`. Lines of the
+//! side chains (sub-agents) are kept apart as runs of their own.
+
+use serde_json::Value;
+
+use super::segment::{Entry, Origin, Recording};
+use super::wire::{Read, Reader};
+use crate::engine::{Role, Usage};
+
+/// The main conversation and the side chains, in that order.
+pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
+    let mut last_id: [Option<String>; 2] = [None, None];
+    for line in lines {
+        let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
+        if kind != "user" && kind != "assistant" {
+            reader.skipped.add(format!("`{kind}` lines"));
+            continue;
+        }
+        let Some(message) = line.get("message") else {
+            reader
+                .skipped
+                .add(format!("`{kind}` lines without a message"));
+            continue;
+        };
+        let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
+        let (recording, last_id) = if sidechain {
+            (&mut *side, &mut last_id[1])
+        } else {
+            (&mut *main, &mut last_id[0])
+        };
+        let Read::Message(parsed) = reader.message(message) else {
+            continue;
+        };
+        let id = message.get("id").and_then(Value::as_str).map(str::to_owned);
+        let stop_reason = message
+            .get("stop_reason")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let usage = message.get("usage").map(|u| Usage {
+            input_tokens: u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0),
+            output_tokens: u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
+        });
+        if let Some(model) = message.get("model").and_then(Value::as_str) {
+            recording.model = Some(model.to_owned());
+        }
+        let continues = parsed.role == Role::Assistant && id.is_some() && *last_id == id;
+        if continues && let Some(entry) = recording.entries.last_mut() {
+            entry.message.content.extend(parsed.content);
+            entry.stop_reason = stop_reason.or(entry.stop_reason.take());
+            entry.usage = usage.or(entry.usage);
+            continue;
+        }
+        *last_id = if parsed.role == Role::Assistant {
+            id
+        } else {
+            None
+        };
+        let mut entry = Entry::new(parsed, Origin::Conversation);
+        entry.stop_reason = stop_reason;
+        entry.usage = usage;
+        recording.push(entry);
+    }
+}

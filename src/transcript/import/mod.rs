@@ -1,0 +1,254 @@
+//! Real recorded runs in: conversations, exchange logs and Claude Code
+//! sessions, recognised automatically and cut into native transcripts.
+
+mod claude_code;
+mod conversation;
+mod exchanges;
+mod segment;
+mod wire;
+
+use serde_json::Value;
+
+use super::{LoadError, Transcript};
+use segment::Recording;
+use wire::Reader;
+
+pub use segment::MISSING_RESULT;
+
+/// The file formats loopstep reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// loopstep's own transcript (or a JSON array of them).
+    Native,
+    /// A `messages` list, Anthropic or OpenAI shaped.
+    Conversation,
+    /// `{"request", "response"}` pairs, as a JSON array or JSON Lines.
+    Exchanges,
+    /// A Claude Code session file (JSON Lines).
+    ClaudeCode,
+}
+
+impl Format {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Native => "native transcript",
+            Format::Conversation => "conversation (a messages list)",
+            Format::Exchanges => "exchange log (request/response pairs)",
+            Format::ClaudeCode => "Claude Code session (JSON Lines)",
+        }
+    }
+
+    const ALL: [Format; 4] = [
+        Format::Native,
+        Format::Conversation,
+        Format::Exchanges,
+        Format::ClaudeCode,
+    ];
+}
+
+/// Everything read from one file: its runs and what the import noticed.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub format: Format,
+    /// A longer label: "exchange log (request/response pairs), OpenAI Chat Completions".
+    pub kind: String,
+    pub runs: Vec<Transcript>,
+    /// File-wide notes (skipped parts); each run carries its own too.
+    pub notes: Vec<String>,
+}
+
+/// The file's content, parsed once: one JSON document or JSON Lines.
+enum Parsed {
+    Document(Value),
+    Lines(Vec<Value>),
+}
+
+/// Reads `text`, in `from` or else the format it is recognised as.
+/// `name` names the runs; `origin` names the file in messages.
+pub fn load(
+    text: &str,
+    origin: &str,
+    name: &str,
+    from: Option<Format>,
+) -> Result<Source, LoadError> {
+    let parsed = parse(text, origin)?;
+    let format = match from {
+        Some(format) => format,
+        None => detect(&parsed).ok_or_else(|| LoadError::NotRecognized {
+            origin: origin.to_owned(),
+            tried: Format::ALL.map(Format::describe).join(", "),
+            seen: describe_top(&parsed),
+        })?,
+    };
+    if format == Format::Native {
+        let runs = Transcript::parse_many(text, origin)?;
+        return Ok(Source {
+            format,
+            kind: format.describe().to_owned(),
+            runs,
+            notes: Vec::new(),
+        });
+    }
+    let mut reader = Reader::default();
+    let mut notes = Vec::new();
+    let mut main = Recording {
+        name: name.to_owned(),
+        source: format!("{} `{origin}`", format.describe()),
+        ..Recording::default()
+    };
+    let mut kind = format.describe().to_owned();
+    let mut side = None;
+    match (format, &parsed) {
+        (Format::Conversation, Parsed::Document(top)) => {
+            conversation::read(top, &mut main, &mut reader)
+        }
+        (Format::Conversation, Parsed::Lines(lines)) => {
+            conversation::read(&Value::Array(lines.clone()), &mut main, &mut reader)
+        }
+        (Format::Exchanges, parsed) => {
+            let exchanges = match parsed {
+                Parsed::Document(Value::Array(items)) => items.as_slice(),
+                Parsed::Lines(lines) => lines.as_slice(),
+                Parsed::Document(_) => &[],
+            };
+            let api = exchanges::read(exchanges, &mut main, &mut reader, &mut notes);
+            kind = format!("{kind}, {api}");
+        }
+        (Format::ClaudeCode, parsed) => {
+            let lines = match parsed {
+                Parsed::Lines(lines) => lines.as_slice(),
+                Parsed::Document(Value::Array(items)) => items.as_slice(),
+                Parsed::Document(_) => &[],
+            };
+            let mut sidechain = Recording {
+                name: format!("{name}-sidechain"),
+                source: format!("the side chains of {}", main.source),
+                ..Recording::default()
+            };
+            claude_code::read(lines, &mut main, &mut sidechain, &mut reader);
+            side = Some(sidechain);
+        }
+        (Format::Native, _) => unreachable!("handled above"),
+    }
+    main.openai = main.openai || reader.openai;
+    let mut runs = segment::cut_runs(main);
+    if let Some(mut side) = side {
+        side.openai = reader.openai;
+        runs.extend(segment::cut_runs(side));
+    }
+    notes.extend(reader.skipped.notes());
+    if runs.is_empty() {
+        return Err(LoadError::one_problem(
+            origin,
+            "",
+            format!(
+                "read as a {}, but it holds no prompt that the model answered",
+                format.describe()
+            ),
+        ));
+    }
+    Ok(Source {
+        format,
+        kind,
+        runs,
+        notes,
+    })
+}
+
+fn parse(text: &str, origin: &str) -> Result<Parsed, LoadError> {
+    let document_error = match serde_json::from_str::<Value>(text) {
+        Ok(value) => return Ok(Parsed::Document(value)),
+        Err(e) => e,
+    };
+    let mut lines = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(value) => lines.push(value),
+            // Not JSON Lines either: report the whole-document error, which
+            // points into the file as one JSON text.
+            Err(_) if number == 0 || lines.is_empty() => {
+                return Err(LoadError::from_json(origin, String::new(), document_error));
+            }
+            Err(e) => {
+                return Err(LoadError::Syntax {
+                    origin: origin.to_owned(),
+                    message: format!(
+                        "JSON Lines: {}",
+                        e.to_string().split(" at line").next().unwrap_or("")
+                    ),
+                    line: number + 1,
+                    column: e.column(),
+                });
+            }
+        }
+    }
+    if lines.len() < 2 {
+        return Err(LoadError::from_json(origin, String::new(), document_error));
+    }
+    Ok(Parsed::Lines(lines))
+}
+
+fn detect(parsed: &Parsed) -> Option<Format> {
+    let has = |v: &Value, key: &str| v.get(key).is_some();
+    let looks_like = |v: &Value| -> Option<Format> {
+        if has(v, "request") && has(v, "response") {
+            Some(Format::Exchanges)
+        } else if has(v, "message") && v.get("type").is_some_and(Value::is_string)
+            || has(v, "sessionId")
+        {
+            Some(Format::ClaudeCode)
+        } else if has(v, "role") {
+            Some(Format::Conversation)
+        } else if has(v, "version") && (has(v, "replies") || has(v, "base")) {
+            Some(Format::Native)
+        } else {
+            None
+        }
+    };
+    match parsed {
+        Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
+            Some(Format::Conversation)
+        }
+        Parsed::Document(top @ Value::Object(_)) => {
+            looks_like(top).filter(|f| *f == Format::Native)
+        }
+        Parsed::Document(Value::Array(items)) => items.first().and_then(looks_like),
+        Parsed::Document(_) => None,
+        // Claude Code files open with summary or snapshot lines: look further.
+        Parsed::Lines(lines) => lines.iter().take(50).find_map(looks_like),
+    }
+}
+
+fn describe_top(parsed: &Parsed) -> String {
+    let keys = |v: &Value| -> String {
+        match v.as_object() {
+            Some(object) if object.is_empty() => "no keys".to_owned(),
+            Some(object) => {
+                let names: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
+                format!("keys {}", names.join(", "))
+            }
+            None => "no keys".to_owned(),
+        }
+    };
+    match parsed {
+        Parsed::Document(top @ Value::Object(_)) => format!("an object with {}", keys(top)),
+        Parsed::Document(Value::Array(items)) => match items.first() {
+            None => "an empty array".to_owned(),
+            Some(first @ Value::Object(_)) => format!(
+                "an array of {} items, the first an object with {}",
+                items.len(),
+                keys(first)
+            ),
+            Some(first) => format!("an array whose first item is {}", super::json_kind(first)),
+        },
+        Parsed::Document(other) => super::json_kind(other).to_owned(),
+        Parsed::Lines(lines) => format!(
+            "{} JSON lines, the first an object with {}",
+            lines.len(),
+            keys(&lines[0])
+        ),
+    }
+}

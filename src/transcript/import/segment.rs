@@ -1,0 +1,314 @@
+//! Cuts a recorded conversation into runs of the loop: each user prompt
+//! that the model then answers starts a run; the assistant messages after
+//! it are the recorded replies, and the tool results are keyed by call id.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
+use crate::text::one_line;
+
+use super::wire::only_results;
+use crate::transcript::{FORMAT_VERSION, History, Transcript};
+
+/// Where a recorded message came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Before the recording starts: context only, never a run.
+    History,
+    /// The conversation itself: prompts, replies and tool results.
+    Conversation,
+    /// Added by the client on its own, not asked for by any reply.
+    Client,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub message: Message,
+    pub origin: Origin,
+    /// For replies: the stop reason and usage the API reported, if any.
+    pub stop_reason: Option<String>,
+    pub usage: Option<Usage>,
+}
+
+impl Entry {
+    pub fn new(message: Message, origin: Origin) -> Self {
+        Entry {
+            message,
+            origin,
+            stop_reason: None,
+            usage: None,
+        }
+    }
+}
+
+/// One recorded conversation and what is known about it.
+#[derive(Debug, Default)]
+pub struct Recording {
+    /// Used to name the runs: `<name>`, or `<name>-2` when there are several.
+    pub name: String,
+    /// Where it came from, for the description: "exchange log `x.json`".
+    pub source: String,
+    pub model: Option<String>,
+    pub system: Option<String>,
+    pub tools: Vec<ToolDef>,
+    /// Inferred stop reasons use OpenAI's spelling.
+    pub openai: bool,
+    pub entries: Vec<Entry>,
+}
+
+impl Recording {
+    /// Adds an entry, folding OpenAI's one-message-per-result into the
+    /// single message of results the loop appends.
+    pub fn push(&mut self, entry: Entry) {
+        if let Some(last) = self.entries.last_mut()
+            && last.origin == entry.origin
+            && only_results(&last.message)
+            && only_results(&entry.message)
+        {
+            last.message.content.extend(entry.message.content);
+            return;
+        }
+        self.entries.push(entry);
+    }
+
+    /// Adds a system prompt; several are kept in order, a blank line apart.
+    pub fn add_system(&mut self, text: String) {
+        match &mut self.system {
+            Some(system) => {
+                system.push_str("\n\n");
+                system.push_str(&text);
+            }
+            None => self.system = Some(text),
+        }
+    }
+}
+
+/// What a cut would have been had it been a run: built up message by message.
+struct RunBuilder {
+    /// Index of the prompt among the recording's messages.
+    prompt_index: usize,
+    question: String,
+    replies: Vec<Reply>,
+    results: BTreeMap<String, ToolOutput>,
+    inserted: Vec<Insertion>,
+    pending_insert: Vec<Message>,
+    notes: Vec<String>,
+}
+
+pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
+    let Recording {
+        name,
+        source,
+        model,
+        system,
+        tools,
+        openai,
+        entries,
+    } = recording;
+    let mut builders = Vec::new();
+    let mut current: Option<RunBuilder> = None;
+    let mut messages = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.into_iter().enumerate() {
+        let message = &entry.message;
+        match (entry.origin, &mut current) {
+            (Origin::History, _) => {}
+            (Origin::Client, Some(run)) => run.pending_insert.push(message.clone()),
+            (Origin::Client, None) => {}
+            (Origin::Conversation, _) if is_prompt(message) => {
+                builders.extend(current.take());
+                current = Some(RunBuilder::new(index, prompt_text(message)));
+            }
+            (Origin::Conversation, Some(run)) if message.role == Role::Assistant => {
+                run.add_reply(&entry, openai)
+            }
+            (Origin::Conversation, Some(run)) => run.add_results(message),
+            (Origin::Conversation, None) => {}
+        }
+        messages.push(entry.message);
+    }
+    builders.extend(current);
+    let all = Arc::new(messages);
+    let builders: Vec<RunBuilder> = builders
+        .into_iter()
+        .filter(|b| !b.replies.is_empty())
+        .collect();
+    let count = builders.len();
+    builders
+        .into_iter()
+        .enumerate()
+        .map(|(n, b)| {
+            let id = if count == 1 {
+                name.clone()
+            } else {
+                format!("{name}-{}", n + 1)
+            };
+            let description = format!("Imported from {source}, run {} of {count}.", n + 1);
+            b.finish(Finish {
+                id,
+                description,
+                all: &all,
+                model: model.clone().unwrap_or_else(|| "unknown".to_owned()),
+                system: system.clone(),
+                tools: tools.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A user message that asks something, rather than carrying tool results.
+pub fn is_prompt(message: &Message) -> bool {
+    message.role == Role::User
+        && message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::Text { .. }))
+        && !message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::ToolResult { .. }))
+}
+
+fn prompt_text(message: &Message) -> String {
+    let texts: Vec<&str> = message
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
+}
+
+struct Finish<'a> {
+    id: String,
+    description: String,
+    all: &'a Arc<Vec<Message>>,
+    model: String,
+    system: Option<String>,
+    tools: Vec<ToolDef>,
+}
+
+/// Stands in for a tool result the recording does not have.
+pub const MISSING_RESULT: &str = "(no result was recorded for this call)";
+
+impl RunBuilder {
+    fn new(prompt_index: usize, question: String) -> Self {
+        RunBuilder {
+            prompt_index,
+            question,
+            replies: Vec::new(),
+            results: BTreeMap::new(),
+            inserted: Vec::new(),
+            pending_insert: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    fn add_reply(&mut self, entry: &Entry, openai: bool) {
+        if !self.pending_insert.is_empty() {
+            self.inserted.push(Insertion {
+                before_call: self.replies.len() as u32 + 1,
+                messages: std::mem::take(&mut self.pending_insert),
+            });
+        }
+        let content = entry.message.content.clone();
+        let asks = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+        let (stop_reason, inferred) = match &entry.stop_reason {
+            Some(reason) => (reason.clone(), false),
+            None => {
+                let spelling = match (asks, openai) {
+                    (true, false) => "tool_use",
+                    (true, true) => "tool_calls",
+                    (false, false) => "end_turn",
+                    (false, true) => "stop",
+                };
+                (spelling.to_owned(), true)
+            }
+        };
+        self.replies.push(Reply {
+            content,
+            stop_reason,
+            stop_reason_inferred: inferred,
+            usage: entry.usage,
+        });
+    }
+
+    fn add_results(&mut self, message: &Message) {
+        let asked: BTreeSet<&str> = self
+            .replies
+            .last()
+            .map(|r| r.tool_calls().map(|c| c.id).collect())
+            .unwrap_or_default();
+        for block in &message.content {
+            let Block::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+            } = block
+            else {
+                continue;
+            };
+            if !asked.contains(tool_use_id.as_str()) {
+                self.notes.push(format!(
+                    "a tool result for `{tool_use_id}` answers no tool call of the reply before it"
+                ));
+                continue;
+            }
+            let output = ToolOutput {
+                content: content.clone(),
+                is_error: *is_error,
+            };
+            if self.results.insert(tool_use_id.clone(), output).is_some() {
+                self.notes.push(format!(
+                    "tool call `{tool_use_id}` has more than one result"
+                ));
+            }
+        }
+    }
+
+    fn finish(mut self, f: Finish) -> Transcript {
+        let mut seen = BTreeSet::new();
+        let mut missing = Vec::new();
+        for reply in &self.replies {
+            for call in reply.tool_calls() {
+                if !seen.insert(call.id.to_owned()) {
+                    self.notes.push(format!(
+                        "tool call id `{}` is used more than once; the API would reject the request",
+                        call.id
+                    ));
+                }
+                if !self.results.contains_key(call.id) {
+                    missing.push(call.id.to_owned());
+                }
+            }
+        }
+        for id in missing {
+            self.notes.push(format!(
+                "tool call `{id}` has no recorded result; the replay sends an error result in its place"
+            ));
+            self.results.insert(id, ToolOutput::error(MISSING_RESULT));
+        }
+        let turns = (self.replies.len() as u32 + 1).max(10);
+        Transcript {
+            version: FORMAT_VERSION,
+            id: f.id,
+            title: one_line(self.question.lines().next().unwrap_or(""), 70),
+            description: f.description,
+            history: History::prefix(f.all, self.prompt_index),
+            question: self.question,
+            system: f.system,
+            model: f.model,
+            max_turns: NonZeroU32::new(turns).unwrap_or(NonZeroU32::MIN),
+            tools: f.tools,
+            replies: self.replies,
+            environment: BTreeMap::new(),
+            results: self.results,
+            inserted: self.inserted,
+            expect: None,
+            notes: self.notes,
+        }
+    }
+}

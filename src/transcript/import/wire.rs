@@ -1,0 +1,321 @@
+//! Reads messages in the wire shapes of the Anthropic Messages API, OpenAI
+//! Chat Completions (DeepSeek included) and OpenAI Responses, and turns
+//! them into the native, Anthropic-like messages the engine uses. Anything
+//! not understood is skipped and counted, never an error.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::engine::{Block, Message, Role, ToolDef};
+
+/// Counts of what an import left out, by description.
+#[derive(Debug, Default, Clone)]
+pub struct Skipped(BTreeMap<String, usize>);
+
+impl Skipped {
+    pub fn add(&mut self, what: impl Into<String>) {
+        *self.0.entry(what.into()).or_default() += 1;
+    }
+
+    /// One note per kind of thing skipped, e.g. "skipped 3 `image` blocks".
+    pub fn notes(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|(what, n)| {
+                format!(
+                    "skipped {what} (seen {n} time{})",
+                    if *n == 1 { "" } else { "s" }
+                )
+            })
+            .collect()
+    }
+}
+
+/// Reads messages of either Messages or Chat Completions shape.
+#[derive(Debug, Default)]
+pub struct Reader {
+    pub skipped: Skipped,
+    /// Set once an OpenAI-shaped message is seen; inferred stop reasons
+    /// then use OpenAI's spelling.
+    pub openai: bool,
+}
+
+/// A message read from the wire, or a system prompt found among them.
+pub enum Read {
+    Message(Message),
+    System(String),
+    Nothing,
+}
+
+impl Reader {
+    pub fn message(&mut self, value: &Value) -> Read {
+        let Some(object) = value.as_object() else {
+            self.skipped.add("messages that are not JSON objects");
+            return Read::Nothing;
+        };
+        let role = object.get("role").and_then(Value::as_str).unwrap_or("");
+        match role {
+            "system" | "developer" => {
+                self.openai = true;
+                Read::System(self.text_of(object.get("content")))
+            }
+            "tool" => {
+                self.openai = true;
+                let id = string(object, "tool_call_id");
+                let content = self.text_of(object.get("content"));
+                Read::Message(Message {
+                    role: Role::User,
+                    content: vec![Block::ToolResult {
+                        tool_use_id: id,
+                        content,
+                        is_error: false,
+                    }],
+                })
+            }
+            "user" | "assistant" => {
+                let role = if role == "user" {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
+                let mut content = Vec::new();
+                if let Some(reasoning) = object.get("reasoning_content").and_then(Value::as_str)
+                    && !reasoning.is_empty()
+                {
+                    content.push(Block::Thinking {
+                        thinking: reasoning.to_owned(),
+                    });
+                }
+                self.blocks_into(object.get("content"), &mut content);
+                if let Some(calls) = object.get("tool_calls").and_then(Value::as_array) {
+                    self.openai = true;
+                    content.extend(calls.iter().filter_map(|c| self.openai_tool_call(c)));
+                }
+                Read::Message(Message { role, content })
+            }
+            other => {
+                self.skipped.add(format!("messages with role `{other}`"));
+                Read::Nothing
+            }
+        }
+    }
+
+    /// Content that is a string, null, or a list of blocks.
+    pub fn blocks_into(&mut self, content: Option<&Value>, out: &mut Vec<Block>) {
+        match content {
+            Some(Value::String(text)) if !text.is_empty() => {
+                out.push(Block::Text { text: text.clone() })
+            }
+            Some(Value::Array(blocks)) => {
+                for block in blocks {
+                    if let Some(b) = self.block(block) {
+                        out.push(b);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn block(&mut self, value: &Value) -> Option<Block> {
+        let object = value.as_object()?;
+        let kind = object.get("type").and_then(Value::as_str).unwrap_or("");
+        let block = match kind {
+            "text" | "input_text" | "output_text" => {
+                let text = string(object, "text");
+                if text.is_empty() {
+                    return None;
+                }
+                Block::Text { text }
+            }
+            "thinking" => Block::Thinking {
+                thinking: string(object, "thinking"),
+            },
+            "redacted_thinking" => Block::Thinking {
+                thinking: "[redacted thinking]".to_owned(),
+            },
+            "tool_use" => Block::ToolUse {
+                id: string(object, "id"),
+                name: string(object, "name"),
+                input: object
+                    .get("input")
+                    .cloned()
+                    .unwrap_or(Value::Object(Map::new())),
+            },
+            "tool_result" => Block::ToolResult {
+                tool_use_id: string(object, "tool_use_id"),
+                content: self.text_of(object.get("content")),
+                is_error: object
+                    .get("is_error")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            },
+            other => {
+                self.skipped.add(format!("`{other}` blocks"));
+                return None;
+            }
+        };
+        Some(block)
+    }
+
+    fn openai_tool_call(&mut self, value: &Value) -> Option<Block> {
+        let object = value.as_object()?;
+        let function = object.get("function").and_then(Value::as_object);
+        let Some(function) = function else {
+            self.skipped.add("tool calls that are not functions");
+            return None;
+        };
+        Some(Block::ToolUse {
+            id: string(object, "id"),
+            name: string(function, "name"),
+            input: arguments(function.get("arguments")),
+        })
+    }
+
+    /// The text of a string, or of the text parts of a block list.
+    pub fn text_of(&mut self, content: Option<&Value>) -> String {
+        match content {
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Array(parts)) => {
+                let mut texts = Vec::new();
+                for part in parts {
+                    match part.get("type").and_then(Value::as_str) {
+                        Some("text" | "input_text" | "output_text") => {
+                            texts.push(part.get("text").and_then(Value::as_str).unwrap_or(""))
+                        }
+                        Some(other) => self.skipped.add(format!("`{other}` parts of results")),
+                        None => self.skipped.add("untyped parts of results"),
+                    }
+                }
+                texts.join("\n")
+            }
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        }
+    }
+
+    /// One item of an OpenAI Responses `input` or `output` list.
+    pub fn responses_item(&mut self, value: &Value) -> Option<(Role, Block)> {
+        let object = value.as_object()?;
+        let kind = object.get("type").and_then(Value::as_str);
+        let role = object.get("role").and_then(Value::as_str);
+        self.openai = true;
+        match (kind, role) {
+            (Some("message") | None, Some(role @ ("user" | "assistant"))) => {
+                let role = if role == "user" {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
+                let text = self.text_of(object.get("content"));
+                (!text.is_empty()).then_some((role, Block::Text { text }))
+            }
+            (Some("function_call"), _) => Some((
+                Role::Assistant,
+                Block::ToolUse {
+                    id: string(object, "call_id"),
+                    name: string(object, "name"),
+                    input: arguments(object.get("arguments")),
+                },
+            )),
+            (Some("function_call_output"), _) => Some((
+                Role::User,
+                Block::ToolResult {
+                    tool_use_id: string(object, "call_id"),
+                    content: self.text_of(object.get("output")),
+                    is_error: false,
+                },
+            )),
+            (Some("reasoning"), _) => {
+                let summary = object.get("summary").and_then(Value::as_array);
+                let text: Vec<&str> = summary
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.get("text").and_then(Value::as_str))
+                    .collect();
+                (!text.is_empty()).then(|| {
+                    (
+                        Role::Assistant,
+                        Block::Thinking {
+                            thinking: text.join("\n"),
+                        },
+                    )
+                })
+            }
+            (Some(other), _) => {
+                self.skipped.add(format!("`{other}` items"));
+                None
+            }
+            (None, _) => {
+                self.skipped.add("untyped items");
+                None
+            }
+        }
+    }
+}
+
+/// Tool definitions in either API's shape.
+pub fn tool_definitions(tools: Option<&Value>) -> Vec<ToolDef> {
+    let empty = Vec::new();
+    tools
+        .and_then(Value::as_array)
+        .unwrap_or(&empty)
+        .iter()
+        .filter_map(|tool| {
+            // Chat Completions nests the function; Messages and Responses do not.
+            let def = tool.get("function").unwrap_or(tool);
+            let name = def.get("name")?.as_str()?.to_owned();
+            Some(ToolDef {
+                name,
+                description: def
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                input_schema: def
+                    .get("input_schema")
+                    .or_else(|| def.get("parameters"))
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({"type": "object"})),
+            })
+        })
+        .collect()
+}
+
+/// A system prompt in either API's shape: a string or a list of text blocks.
+pub fn system_text(reader: &mut Reader, system: Option<&Value>) -> Option<String> {
+    let text = reader.text_of(system);
+    (!text.is_empty()).then_some(text)
+}
+
+/// A user message that holds nothing but tool results.
+pub fn only_results(message: &Message) -> bool {
+    message.role == Role::User
+        && !message.content.is_empty()
+        && message
+            .content
+            .iter()
+            .all(|b| matches!(b, Block::ToolResult { .. }))
+}
+
+/// OpenAI sends arguments as a JSON string; keep an object when it parses,
+/// the raw text when it does not (dispatch then reports the parse error).
+fn arguments(value: Option<&Value>) -> Value {
+    match value {
+        Some(Value::String(raw)) => match serde_json::from_str::<Value>(raw) {
+            Ok(parsed @ Value::Object(_)) => parsed,
+            _ => Value::String(raw.clone()),
+        },
+        Some(other) => other.clone(),
+        None => Value::Object(Map::new()),
+    }
+}
+
+fn string(object: &Map<String, Value>, key: &str) -> String {
+    object
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}

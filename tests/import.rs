@@ -1,0 +1,357 @@
+//! Real recordings and hand-written ones in every supported format: they
+//! import, replay through the same loop, and survive a round trip through
+//! the native format.
+
+use loopstep::engine::{Block, CheckPolicy, Config, Event, Outcome, Trace};
+use loopstep::transcript::import::MISSING_RESULT;
+use loopstep::transcript::{Format, LoadError, Source, Transcript, open};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(name: &str) -> Source {
+    open(&fixture(name), None).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn replay(t: &Transcript) -> Trace {
+    t.replay(t.default_config())
+}
+
+fn appends(trace: &Trace) -> Vec<usize> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match s.event {
+            Event::Append { results } => Some(results),
+            _ => None,
+        })
+        .collect()
+}
+
+fn stop_reasons(trace: &Trace) -> Vec<(String, bool)> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Call {
+                stop_reason,
+                stop_reason_inferred,
+                ..
+            } => Some((stop_reason.clone(), *stop_reason_inferred)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_real_anthropic_recording_replays_with_four_parallel_calls() {
+    let source = load("real/anthropic-parallel-tool-calls.exchanges.json");
+    assert_eq!(source.format, Format::Exchanges);
+    assert!(source.kind.contains("Anthropic Messages"));
+    assert_eq!(source.runs.len(), 1);
+    let trace = replay(&source.runs[0]);
+    assert_eq!(trace.model_calls(), 2);
+    assert_eq!(trace.tool_calls(), 4);
+    assert_eq!(appends(&trace), [4], "four results, one message");
+    assert_eq!(
+        stop_reasons(&trace),
+        [("tool_use".into(), false), ("end_turn".into(), false)]
+    );
+    let answer = trace.result().unwrap();
+    assert!(answer.starts_with("Based on the retrieved information"));
+    assert!(answer.contains("Daisy is the youngest in the family"));
+    assert_eq!(source.runs[0].model, "claude-haiku-4-5-20251001");
+}
+
+#[test]
+fn the_real_deepseek_recording_replays_with_reasoning_and_the_client_made_call() {
+    let source = load("real/deepseek-tool-calls-with-thinking.exchanges.json");
+    assert!(source.kind.contains("OpenAI Chat Completions"));
+    let run = &source.runs[0];
+    let trace = replay(run);
+    assert_eq!(trace.model_calls(), 3);
+    assert_eq!(
+        appends(&trace),
+        [1, 2],
+        "the two parallel results share one message"
+    );
+    assert_eq!(
+        trace.result(),
+        Some(
+            "🎉 **Congratulations, Anne!** You're a winner! 🎉\n\nThe die rolled exactly **4** -- matching your guess perfectly! Lucky you! 🎲"
+        )
+    );
+    // The client's own `search_tools` call is shown, before the second call.
+    let inserted: Vec<_> = trace
+        .steps
+        .iter()
+        .filter(|s| matches!(s.event, Event::Inserted { .. }))
+        .collect();
+    assert_eq!(inserted.len(), 1);
+    assert_eq!(inserted[0].event, Event::Inserted { messages: 2 });
+    let client_call = &trace.messages[3];
+    assert!(
+        client_call
+            .tool_calls()
+            .any(|c| c.id == "auto_load_eb5fc31bb581b4e7" && c.name == "search_tools")
+    );
+    // Reasoning is kept as thinking, never executed.
+    assert!(
+        matches!(&trace.messages[1].content[0], Block::Thinking { thinking } if thinking.starts_with("The user wants to play a dice game"))
+    );
+    assert_eq!(stop_reasons(&trace)[2], ("stop".into(), false));
+    assert_eq!(run.tools.len(), 4, "tools offered later are kept too");
+    assert!(run.system.as_deref().unwrap().contains("dice game"));
+}
+
+#[test]
+fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
+    let source = load("conversation-anthropic.json");
+    assert_eq!(source.format, Format::Conversation);
+    assert_eq!(source.runs.len(), 2);
+    assert!(source.notes.iter().any(|n| n.contains("`image` blocks")));
+
+    let first = replay(&source.runs[0]);
+    assert_eq!(first.model_calls(), 3);
+    assert_eq!(appends(&first), [2, 1]);
+    assert_eq!(
+        first.result(),
+        Some("Oslo is 4°C with light snow; Bergen is 7°C and raining.")
+    );
+    assert!(stop_reasons(&first).iter().all(|(_, inferred)| *inferred));
+    let outputs: Vec<_> = first
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { output, .. } => Some(output.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        outputs[0].content, "Oslo: 4°C, light snow",
+        "a block-array result"
+    );
+    assert!(outputs[1].is_error, "an is_error result stays an error");
+
+    let second = &source.runs[1];
+    assert_eq!(
+        second.history.messages().len(),
+        6,
+        "the earlier turns come first"
+    );
+    assert!(
+        second
+            .notes
+            .iter()
+            .any(|n| n.contains("toolu_04") && n.contains("no recorded result"))
+    );
+    let trace = replay(second);
+    assert_eq!(trace.steps[0].event.phase().as_str(), "call");
+    assert!(matches!(&trace.steps[0].event, Event::Call { request, .. } if request.messages == 7));
+    assert!(trace.steps.iter().any(|s| matches!(&s.event,
+        Event::Dispatch { output, .. } if output.is_error && output.content == MISSING_RESULT)));
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+}
+
+#[test]
+fn an_openai_conversation_reads_string_arguments_and_reports_stray_results() {
+    let source = load("conversation-openai.json");
+    assert_eq!(source.runs.len(), 2);
+    let first = &source.runs[0];
+    assert!(first.system.as_deref().unwrap().contains("get_today"));
+    let trace = replay(first);
+    assert_eq!(trace.result(), Some("Today is 8 October 2026."));
+    assert_eq!(
+        stop_reasons(&trace),
+        [("tool_calls".into(), true), ("stop".into(), true)]
+    );
+
+    let second = &source.runs[1];
+    assert!(second.notes.iter().any(|n| n.contains("call_zz")));
+    let trace = replay(second);
+    assert_eq!(appends(&trace), [2]);
+    let inputs: Vec<_> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { input, .. } => Some(input.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(inputs[0]["amount"], 100, "arguments text becomes an object");
+    assert_eq!(
+        inputs[1],
+        serde_json::json!("{\"amount\": 100, \"from\": \"EUR\""),
+        "unparseable arguments stay as the raw text"
+    );
+    assert_eq!(trace.result(), Some("100 EUR is 1162.40 NOK."));
+}
+
+#[test]
+fn an_anthropic_exchange_log_continues_after_pause_turn_and_stops_at_max_tokens() {
+    let source = load("exchanges-anthropic.jsonl");
+    assert_eq!(source.format, Format::Exchanges);
+    let run = &source.runs[0];
+    let trace = replay(run);
+    assert_eq!(trace.model_calls(), 3);
+    assert_eq!(
+        stop_reasons(&trace)
+            .into_iter()
+            .map(|s| s.0)
+            .collect::<Vec<_>>(),
+        ["pause_turn", "tool_use", "max_tokens"]
+    );
+    assert!(matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("max_tokens")));
+    let lesson = run.replay(Config {
+        max_turns: run.max_turns,
+        check: CheckPolicy::Lesson,
+    });
+    assert_eq!(
+        lesson.result(),
+        Some("I'm still gathering sources; continuing."),
+        "the lesson's check takes the paused reply for the answer"
+    );
+    assert_eq!(lesson.model_calls(), 1);
+    assert!(source.notes.iter().any(|n| n.contains("server_tool_use")));
+}
+
+#[test]
+fn openai_chat_and_deepseek_logs_keep_their_finish_reasons() {
+    let trace = replay(&load("exchanges-openai-chat.json").runs[0]);
+    assert_eq!(trace.model_calls(), 2);
+    assert!(matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("length")));
+
+    let trace = replay(&load("exchanges-deepseek-capacity.json").runs[0]);
+    assert!(
+        matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("insufficient_system_resource"))
+    );
+}
+
+#[test]
+fn an_openai_responses_log_pairs_calls_and_outputs_by_call_id() {
+    let source = load("exchanges-openai-responses.json");
+    assert!(source.kind.contains("OpenAI Responses"));
+    assert_eq!(
+        source.runs.len(),
+        2,
+        "a follow-up prompt starts a second run"
+    );
+    let first = &source.runs[0];
+    assert_eq!(first.system.as_deref(), Some("Answer with one number."));
+    let trace = replay(first);
+    assert_eq!(trace.result(), Some("2"));
+    assert_eq!(appends(&trace), [1]);
+    let second = replay(&source.runs[1]);
+    assert!(
+        matches!(second.outcome(), Some(Outcome::Stopped(r)) if r.contains("max_output_tokens"))
+    );
+}
+
+#[test]
+fn a_claude_code_session_regroups_split_replies_and_keeps_side_chains_apart() {
+    let source = load("claude-code.jsonl");
+    assert_eq!(source.format, Format::ClaudeCode);
+    let ids: Vec<&str> = source.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["claude-code-1", "claude-code-2", "claude-code-sidechain"]
+    );
+    assert!(source.notes.iter().any(|n| n.contains("`summary` lines")));
+    assert!(
+        source
+            .notes
+            .iter()
+            .any(|n| n.contains("`file-history-snapshot` lines"))
+    );
+
+    let first = replay(&source.runs[0]);
+    assert_eq!(first.model_calls(), 2);
+    assert_eq!(
+        appends(&first),
+        [2],
+        "three lines of one message are one reply"
+    );
+    assert_eq!(
+        stop_reasons(&first),
+        [("tool_use".into(), false), ("end_turn".into(), true)]
+    );
+    assert_eq!(source.runs[0].model, "claude-opus-4-1");
+
+    let second = replay(&source.runs[1]);
+    assert!(second.steps.iter().any(|s| matches!(&s.event,
+        Event::Dispatch { output, .. } if output.is_error && output.content.contains("rejected"))));
+    assert_eq!(second.outcome(), Some(Outcome::RecordingEnded));
+
+    let side = replay(&source.runs[2]);
+    assert_eq!(
+        side.result(),
+        Some("parse is defined in src/parse.rs, line 12.")
+    );
+}
+
+#[test]
+fn every_recording_survives_a_round_trip_through_the_native_format() {
+    for name in [
+        "real/anthropic-parallel-tool-calls.exchanges.json",
+        "real/deepseek-tool-calls-with-thinking.exchanges.json",
+        "conversation-anthropic.json",
+        "conversation-openai.json",
+        "exchanges-anthropic.jsonl",
+        "exchanges-openai-chat.json",
+        "exchanges-deepseek-capacity.json",
+        "exchanges-openai-responses.json",
+        "claude-code.jsonl",
+    ] {
+        let source = load(name);
+        let native = serde_json::to_string(&source.runs).unwrap();
+        let back = Transcript::parse_many(&native, "round trip")
+            .unwrap_or_else(|e| panic!("{name}: the native form does not load: {e}"));
+        assert_eq!(back, source.runs, "{name}");
+        for (original, reloaded) in source.runs.iter().zip(&back) {
+            assert_eq!(
+                serde_json::to_string(&replay(original)).unwrap(),
+                serde_json::to_string(&replay(reloaded)).unwrap(),
+                "{name}: the same trace"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_in_no_known_format_says_what_was_tried_and_seen() {
+    let err = open(&fixture("not-a-recording.json"), None).unwrap_err();
+    assert!(matches!(err, LoadError::NotRecognized { .. }));
+    let message = err.to_string();
+    for needle in [
+        "native transcript",
+        "conversation",
+        "exchange log",
+        "Claude Code",
+        "keys `bar`, `foo`",
+    ] {
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+}
+
+#[test]
+fn the_format_can_be_forced() {
+    let forced = open(
+        &fixture("exchanges-anthropic.jsonl"),
+        Some(Format::Exchanges),
+    )
+    .unwrap();
+    assert_eq!(forced.runs.len(), 1);
+    // Read as a conversation, an exchange log holds no messages at all.
+    let wrong = open(
+        &fixture("exchanges-anthropic.jsonl"),
+        Some(Format::Conversation),
+    )
+    .unwrap_err();
+    assert!(
+        wrong
+            .to_string()
+            .contains("no prompt that the model answered"),
+        "{wrong}"
+    );
+}
