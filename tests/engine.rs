@@ -4,7 +4,7 @@ mod common;
 
 use std::num::NonZeroU32;
 
-use common::{asks, asks_with_stop, says, search_run};
+use common::{asks, asks_with_stop, dispatched, says, search_run};
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, Role, Run,
     SEARCH_MISS, ScriptedModel, Trace,
@@ -39,13 +39,9 @@ fn aurora_run_answers_1974_after_two_searches_and_three_calls() {
     assert_eq!(trace.result(), Some("1974"));
     assert_eq!(trace.model_calls(), 3);
     assert_eq!(trace.tool_calls(), 2);
-    let queries: Vec<String> = trace
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { name, input, .. } => Some(format!("{name} {}", input["query"])),
-            _ => None,
-        })
+    let queries: Vec<String> = dispatched(&trace)
+        .into_iter()
+        .map(|(name, input, _)| format!("{name} {}", input["query"]))
         .collect();
     assert_eq!(queries, ["search \"Aurora Run\"", "search \"Mara Voss\""]);
     assert_eq!(
@@ -69,13 +65,9 @@ fn aurora_run_answers_1974_after_two_searches_and_three_calls() {
 #[test]
 fn the_first_page_holds_the_distractor_and_the_second_the_answer() {
     let trace = replay_builtin("aurora-run", None);
-    let outputs: Vec<&str> = trace
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { output, .. } => Some(output.content.as_str()),
-            _ => None,
-        })
+    let outputs: Vec<&str> = dispatched(&trace)
+        .into_iter()
+        .map(|(_, _, output)| output.content.as_str())
         .collect();
     assert!(outputs[0].contains("1951") && outputs[0].contains("Mara Voss"));
     assert!(outputs[1].contains("1974") && outputs[1].contains("Norwegian film director"));
@@ -197,14 +189,7 @@ fn a_search_miss_flows_back_like_a_hit() {
         10,
     );
     let trace = t.replay(t.default_config());
-    let outputs: Vec<_> = trace
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { output, .. } => Some(output.clone()),
-            _ => None,
-        })
-        .collect();
+    let outputs: Vec<_> = dispatched(&trace).into_iter().map(|d| d.2).collect();
     assert_eq!(outputs[0].content, SEARCH_MISS);
     assert!(!outputs[0].is_error);
     assert!(outputs[1].content.contains("Mara Voss"));

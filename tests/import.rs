@@ -2,6 +2,9 @@
 //! import, replay through the same loop, and survive a round trip through
 //! the native format.
 
+mod common;
+
+use common::dispatched;
 use loopstep::engine::{Block, CheckPolicy, Config, Event, Outcome, Trace};
 use loopstep::transcript::import::MISSING_RESULT;
 use loopstep::transcript::{Format, LoadError, Source, Transcript, open};
@@ -120,14 +123,7 @@ fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
         Some("Oslo is 4°C with light snow; Bergen is 7°C and raining.")
     );
     assert!(stop_reasons(&first).iter().all(|(_, inferred)| *inferred));
-    let outputs: Vec<_> = first
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { output, .. } => Some(output.clone()),
-            _ => None,
-        })
-        .collect();
+    let outputs: Vec<_> = dispatched(&first).into_iter().map(|d| d.2).collect();
     assert_eq!(
         outputs[0].content, "Oslo: 4°C, light snow",
         "a block-array result"
@@ -149,8 +145,11 @@ fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
     let trace = replay(second);
     assert_eq!(trace.steps[0].event.phase().as_str(), "call");
     assert!(matches!(&trace.steps[0].event, Event::Call { request, .. } if request.messages == 7));
-    assert!(trace.steps.iter().any(|s| matches!(&s.event,
-        Event::Dispatch { output, .. } if output.is_error && output.content == MISSING_RESULT)));
+    assert!(
+        dispatched(&trace)
+            .iter()
+            .any(|(_, _, output)| output.is_error && output.content == MISSING_RESULT)
+    );
     assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
 }
 
@@ -171,17 +170,10 @@ fn an_openai_conversation_reads_string_arguments_and_reports_stray_results() {
     assert!(second.notes.iter().any(|n| n.contains("call_zz")));
     let trace = replay(second);
     assert_eq!(appends(&trace), [2]);
-    let inputs: Vec<_> = trace
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { input, .. } => Some(input.clone()),
-            _ => None,
-        })
-        .collect();
+    let inputs: Vec<_> = dispatched(&trace).into_iter().map(|d| d.1).collect();
     assert_eq!(inputs[0]["amount"], 100, "arguments text becomes an object");
     assert_eq!(
-        inputs[1],
+        *inputs[1],
         serde_json::json!("{\"amount\": 100, \"from\": \"EUR\""),
         "unparseable arguments stay as the raw text"
     );
@@ -279,8 +271,11 @@ fn a_claude_code_session_regroups_split_replies_and_keeps_side_chains_apart() {
     assert_eq!(source.runs[0].model, "claude-opus-4-1");
 
     let second = replay(&source.runs[1]);
-    assert!(second.steps.iter().any(|s| matches!(&s.event,
-        Event::Dispatch { output, .. } if output.is_error && output.content.contains("rejected"))));
+    assert!(
+        dispatched(&second)
+            .iter()
+            .any(|(_, _, output)| output.is_error && output.content.contains("rejected"))
+    );
     assert_eq!(second.outcome(), Some(Outcome::RecordingEnded));
 
     let side = replay(&source.runs[2]);

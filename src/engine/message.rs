@@ -79,6 +79,11 @@ impl Message {
         self.content.iter().map(Block::chars).sum()
     }
 
+    /// All text blocks joined.
+    pub fn text(&self) -> String {
+        joined_text(&self.content)
+    }
+
     /// The tool requests in this message, in order.
     pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall<'_>> {
         tool_calls(&self.content)
@@ -111,15 +116,7 @@ pub struct Reply {
 impl Reply {
     /// All text blocks joined: what the loop returns as the answer.
     pub fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .content
-            .iter()
-            .filter_map(|b| match b {
-                Block::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        texts.join("\n")
+        joined_text(&self.content)
     }
 
     pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall<'_>> {
@@ -132,6 +129,17 @@ impl Reply {
             content: self.content,
         }
     }
+}
+
+fn joined_text(blocks: &[Block]) -> String {
+    let texts: Vec<&str> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
 }
 
 /// A borrowed view of one `tool_use` block.

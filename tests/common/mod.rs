@@ -1,8 +1,26 @@
 //! Small builders for transcripts used across the integration tests.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use loopstep::engine::{Event, ToolOutput, Trace};
 use loopstep::transcript::Transcript;
 use serde_json::{Value, json};
+
+/// Every tool call the loop ran, in order: (tool name, input, output).
+pub fn dispatched(trace: &Trace) -> Vec<(&str, &Value, &ToolOutput)> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch {
+                name,
+                input,
+                output,
+                ..
+            } => Some((name.as_str(), input, output)),
+            _ => None,
+        })
+        .collect()
+}
 
 /// A reply asking for the given tools, each `(id, name, input)`.
 pub fn asks(calls: &[(&str, &str, Value)]) -> Value {

@@ -118,7 +118,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             (Origin::Client, None) => {}
             (Origin::Conversation, _) if is_prompt(message) => {
                 builders.extend(current.take());
-                current = Some(RunBuilder::new(index, prompt_text(message)));
+                current = Some(RunBuilder::new(index, message.text()));
             }
             (Origin::Conversation, Some(run)) if message.role == Role::Assistant => {
                 run.add_reply(&entry, openai)
@@ -168,18 +168,6 @@ pub fn is_prompt(message: &Message) -> bool {
             .content
             .iter()
             .any(|b| matches!(b, Block::ToolResult { .. }))
-}
-
-fn prompt_text(message: &Message) -> String {
-    let texts: Vec<&str> = message
-        .content
-        .iter()
-        .filter_map(|b| match b {
-            Block::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    texts.join("\n")
 }
 
 struct Finish<'a> {
