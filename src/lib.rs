@@ -8,6 +8,7 @@
 //! - [`cli`]: the command line.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
 //! - [`tui`]: the teaching screen.
+//! - [`wire`]: a step in the Anthropic or the OpenAI wire shape.
 
 pub mod cli;
 pub mod engine;
@@ -15,3 +16,4 @@ pub mod report;
 pub mod text;
 pub mod transcript;
 pub mod tui;
+pub mod wire;

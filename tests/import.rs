@@ -323,7 +323,7 @@ fn a_file_in_no_known_format_says_what_was_tried_and_seen() {
         "conversation",
         "exchange log",
         "Claude Code",
-        "keys `bar`, `foo`",
+        "keys `foo`, `bar`",
     ] {
         assert!(message.contains(needle), "{needle}: {message}");
     }

@@ -318,3 +318,96 @@ fn hostile_text_cannot_break_the_layout() {
         }
     }
 }
+
+#[test]
+fn the_wire_key_shows_one_step_in_both_shapes() {
+    let anthropic = screen("aurora-run", 120, 40, &["Right", "w"]);
+    assert!(anthropic.contains("Anthropic Messages wire"));
+    assert!(
+        anthropic.contains("\"stop_reason\": \"tool_use\""),
+        "{anthropic}"
+    );
+    let openai = screen("aurora-run", 120, 40, &["Right", "w", "w"]);
+    assert!(openai.contains("OpenAI Chat Completions wire"));
+    assert!(
+        openai.contains("\"finish_reason\": \"tool_calls\""),
+        "{openai}"
+    );
+    let back = screen("aurora-run", 120, 40, &["Right", "w", "w", "w"]);
+    assert_eq!(back, screen("aurora-run", 120, 40, &["Right"]));
+    insta::assert_snapshot!("wire_openai_check_120x40", openai);
+}
+
+fn long_output_run() -> Transcript {
+    let page: String = (1..=40)
+        .map(|i| format!("line {i} of a long web page\n"))
+        .collect();
+    let doc = serde_json::json!({
+        "version": 1, "id": "long", "title": "long output", "question": "Fetch the page.",
+        "model": "m", "max_turns": 3, "tools": [{"name": "fetch"}],
+        "replies": [
+            {"content": [{"type": "tool_use", "id": "f1", "name": "fetch", "input": {}}], "stop_reason": "tool_use"},
+            {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"}
+        ],
+        "results": {"f1": {"content": page}}
+    });
+    Transcript::parse(&doc.to_string(), "long").unwrap()
+}
+
+#[test]
+fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
+    let mut app = App::new(vec![long_output_run()], 0, None, CheckPolicy::Production);
+    let folded = drive(&mut app, 80, 40, &["Right", "Right"])
+        .backend()
+        .to_string();
+    assert!(folded.contains("line 6 of a long web page"));
+    assert!(!folded.contains("line 7 of a long web page"));
+    assert!(
+        folded.contains("34 more lines folded · e unfolds"),
+        "{folded}"
+    );
+
+    let expanded = drive(&mut app, 80, 40, &["e"]).backend().to_string();
+    assert!(expanded.contains("line 7 of a long web page"));
+    assert!(expanded.contains("PgUp/PgDn scroll"));
+    assert!(!expanded.contains("line 40 of"));
+    let scrolled = drive(&mut app, 80, 40, &["J", "J", "J", "J", "J", "J", "J", "J"])
+        .backend()
+        .to_string();
+    assert!(
+        scrolled.contains("line 40 of a long web page"),
+        "{scrolled}"
+    );
+    assert!(!scrolled.contains("line 1 of a long"));
+    assert_eq!(
+        app.trace().tool_calls(),
+        1,
+        "the data stays whole: only the view folds"
+    );
+}
+
+#[test]
+fn an_imported_recording_plays_with_its_runs_and_notes() {
+    let path = format!(
+        "{}/tests/fixtures/conversation-anthropic.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let source = loopstep::transcript::open(&path, None).unwrap();
+    let mut runs = builtins();
+    let first = runs.len();
+    runs.extend(source.runs);
+    let mut app = App::new(runs, first + 1, None, CheckPolicy::Production);
+    let text = drive(&mut app, 120, 40, &[]).backend().to_string();
+    assert!(text.contains("run 5/5"));
+    assert!(
+        text.contains("note: tool call `toolu_04` has no recorded result"),
+        "{text}"
+    );
+    assert!(
+        text.contains("inferred"),
+        "inferred stop reasons are marked"
+    );
+    let end = drive(&mut app, 120, 40, &["End"]).backend().to_string();
+    assert!(end.contains("outcome: recording ended"), "{end}");
+    insta::assert_snapshot!("imported_gap_end_120x40", end);
+}

@@ -10,6 +10,26 @@ use crate::engine::{CheckPolicy, Config, Event, Phase, Step, Trace};
 use crate::transcript::Transcript;
 
 use super::keymap::Action;
+use crate::wire::Shape;
+
+/// What the detail pane shows for a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DetailView {
+    /// In words: what was sent, received, run, appended.
+    Summary,
+    /// The JSON that crossed the wire, in one API's shape.
+    Wire(Shape),
+}
+
+impl DetailView {
+    fn next(self) -> Self {
+        match self {
+            DetailView::Summary => DetailView::Wire(Shape::Anthropic),
+            DetailView::Wire(Shape::Anthropic) => DetailView::Wire(Shape::OpenAi),
+            DetailView::Wire(Shape::OpenAi) => DetailView::Summary,
+        }
+    }
+}
 
 pub struct App {
     runs: Vec<Transcript>,
@@ -22,6 +42,11 @@ pub struct App {
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
+    pub detail: DetailView,
+    /// Long texts shown whole rather than folded.
+    pub expanded: bool,
+    /// Rows of the detail pane scrolled past.
+    pub detail_scroll: usize,
     pub show_help: bool,
     pub should_quit: bool,
 }
@@ -49,6 +74,9 @@ impl App {
             trace,
             cursor: 0,
             scroll_back: 0,
+            detail: DetailView::Summary,
+            expanded: false,
+            detail_scroll: 0,
             show_help: false,
             should_quit: false,
         };
@@ -161,13 +189,18 @@ impl App {
         self.count_chars();
         self.cursor = 0;
         self.scroll_back = 0;
+        self.detail_scroll = 0;
     }
 
     fn move_to(&mut self, index: usize) {
         self.cursor = index.min(self.trace.steps.len() - 1);
         self.scroll_back = 0;
+        self.detail_scroll = 0;
     }
 }
+
+/// Rows one PageUp / PageDown moves the detail pane.
+const DETAIL_PAGE: usize = 5;
 
 pub fn update(app: &mut App, action: Action) {
     if app.show_help {
@@ -232,6 +265,13 @@ pub fn update(app: &mut App, action: Action) {
             app.scroll_back = (app.scroll_back + 1).min(shown - 1);
         }
         Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
+        Action::DetailDown => app.detail_scroll += DETAIL_PAGE,
+        Action::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(DETAIL_PAGE),
+        Action::ToggleWire => {
+            app.detail = app.detail.next();
+            app.detail_scroll = 0;
+        }
+        Action::ToggleExpand => app.expanded = !app.expanded,
         Action::ToggleHelp => app.show_help = true,
         Action::Back | Action::Quit => app.should_quit = true,
     }

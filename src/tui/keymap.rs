@@ -24,6 +24,12 @@ pub enum Action {
     ToggleCheck,
     ScrollUp,
     ScrollDown,
+    DetailUp,
+    DetailDown,
+    /// Detail pane: summary → Anthropic wire → OpenAI wire.
+    ToggleWire,
+    /// Show long texts whole, or folded again.
+    ToggleExpand,
     ToggleHelp,
     /// Esc: closes the help if it is open, else quits.
     Back,
@@ -102,6 +108,18 @@ pub const BINDINGS: &[Binding] = &[
         Action::ScrollDown,
         s::KEY_SCROLL_DOWN,
     ),
+    bind_quiet(
+        &[key(KeyCode::PageUp), ch('K')],
+        Action::DetailUp,
+        s::KEY_DETAIL_UP,
+    ),
+    bind_quiet(
+        &[key(KeyCode::PageDown), ch('J')],
+        Action::DetailDown,
+        s::KEY_DETAIL_DOWN,
+    ),
+    bind_quiet(&[ch('w')], Action::ToggleWire, s::KEY_WIRE),
+    bind_quiet(&[ch('e')], Action::ToggleExpand, s::KEY_EXPAND),
     bind(&[ch('?')], Action::ToggleHelp, s::KEY_HELP),
     bind(
         &[
@@ -157,6 +175,8 @@ pub fn key_name(k: &Key) -> String {
         KeyCode::Tab => "Tab".to_owned(),
         KeyCode::BackTab => "Shift-Tab".to_owned(),
         KeyCode::Esc => "Esc".to_owned(),
+        KeyCode::PageUp => "PgUp".to_owned(),
+        KeyCode::PageDown => "PgDn".to_owned(),
         KeyCode::Char(c) => c.to_string(),
         other => format!("{other:?}"),
     };

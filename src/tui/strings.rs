@@ -11,7 +11,7 @@ pub const MODEL: &str = "model";
 pub const LOOP_TITLE: &str = "the loop";
 pub const MESSAGES_TITLE: &str = "messages";
 pub const HELP_TITLE: &str = "keys";
-pub const HELP_CLOSE: &str = "? or Esc closes this help";
+pub const HELP_CLOSE: &str = "? or Esc closes";
 
 // Diagram nodes and edge labels (kept short: the diagram is 30 columns wide).
 pub const NODE_CALL: &str = "call";
@@ -42,6 +42,10 @@ pub const KEY_PICK_RUN: &str = "open run 1, 2, 3 …";
 pub const KEY_CHECK: (&str, &str) = ("switch the check: lesson / production", "check");
 pub const KEY_SCROLL_UP: &str = "scroll messages up";
 pub const KEY_SCROLL_DOWN: &str = "scroll messages down";
+pub const KEY_DETAIL_UP: &str = "scroll the detail pane up";
+pub const KEY_DETAIL_DOWN: &str = "scroll the detail pane down";
+pub const KEY_WIRE: &str = "detail: summary / Anthropic wire / OpenAI wire";
+pub const KEY_EXPAND: &str = "unfold or fold long texts";
 pub const KEY_HELP: (&str, &str) = ("show or hide this help", "help");
 pub const KEY_QUIT: (&str, &str) = ("quit", "quit");
 
@@ -106,6 +110,46 @@ pub const NOT_VERIFIED: &str = "NOT verified";
 pub const NOT_AN_ANSWER: &str = "not an answer";
 
 // Detail pane.
+pub const NOTE: &str = "note: ";
+pub const MORE_BELOW: &str = " · PgUp/PgDn scroll";
+pub fn folded_note(hidden_lines: usize) -> String {
+    if hidden_lines > 0 {
+        format!(
+            "… {hidden_lines} more line{} folded · e unfolds",
+            plural(hidden_lines)
+        )
+    } else {
+        "… folded · e unfolds".to_owned()
+    }
+}
+pub fn wire_title(shape: &str) -> String {
+    format!(" · {shape} wire (w)")
+}
+pub fn wire_request(number: u32) -> String {
+    format!("request #{number}, the body the client sends:")
+}
+pub const WIRE_RESPONSE: &str = "response, with the stop reason the check reads:";
+pub const WIRE_TOOL_CALL: &str = "the tool call, as the model asked for it:";
+pub const WIRE_TOOL_RESULT: &str = "its result, as the next request carries it:";
+pub const WIRE_APPENDED: &str = "appended to messages:";
+pub const WIRE_INSERTED: &str = "added by the client on its own:";
+pub const WIRE_NOTHING: &str =
+    "Nothing crosses the wire at this step: the loop returns to its caller.";
+pub fn wire_earlier(count: usize) -> String {
+    format!(
+        "… {count} earlier message{}, resent in full (e shows them) …",
+        plural(count)
+    )
+}
+pub fn wire_tools(count: usize) -> String {
+    format!(
+        "… {count} tool definition{} (e shows them) …",
+        plural(count)
+    )
+}
+pub fn shortened(kept: &str, total_chars: usize) -> String {
+    format!("{kept}… ({total_chars} chars; e unfolds)")
+}
 pub fn detail_request(number: u32, messages: usize, chars: usize) -> String {
     format!(
         "request #{number}: all {messages} message{} ({chars} chars), resent in full",

@@ -7,7 +7,6 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
-use crate::text::one_line;
 
 use super::wire::only_results;
 use crate::transcript::{FORMAT_VERSION, History, Transcript};
@@ -145,9 +144,11 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 format!("{name}-{}", n + 1)
             };
             let description = format!("Imported from {source}, run {} of {count}.", n + 1);
+            let title = format!("{name}: prompt {} of {count}", n + 1);
             b.finish(Finish {
                 id,
                 description,
+                title,
                 all: &all,
                 model: model.clone().unwrap_or_else(|| "unknown".to_owned()),
                 system: system.clone(),
@@ -173,6 +174,7 @@ pub fn is_prompt(message: &Message) -> bool {
 struct Finish<'a> {
     id: String,
     description: String,
+    title: String,
     all: &'a Arc<Vec<Message>>,
     model: String,
     system: Option<String>,
@@ -283,7 +285,7 @@ impl RunBuilder {
         Transcript {
             version: FORMAT_VERSION,
             id: f.id,
-            title: one_line(self.question.lines().next().unwrap_or(""), 70),
+            title: f.title,
             description: f.description,
             history: History::prefix(f.all, self.prompt_index),
             question: self.question,

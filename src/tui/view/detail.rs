@@ -1,48 +1,117 @@
-//! The detail pane (what the current step sent, received, ran or appended)
-//! and the caption (what the step does and why).
+//! The detail pane: what the current step sent, received, ran or appended,
+//! in words or as the JSON on the wire. Long texts are folded until `e`;
+//! PageUp / PageDown scroll.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph, Wrap};
 
-use crate::engine::{Block, CheckPolicy, Event, StopReason, Verdict};
-use crate::text::one_line;
+use crate::engine::{Block, Event, Verdict};
+use crate::text::{one_line, sanitize};
 use crate::transcript::Verification;
-use crate::tui::app::App;
+use crate::tui::app::{App, DetailView};
 use crate::tui::strings as s;
 use crate::tui::theme;
 
-/// Longest stretch of a single text shown here; the rest is cut with `…`.
-const MAX_TEXT: usize = 2_000;
+use super::wire_view;
+
+/// A folded text shows this many lines...
+const FOLD_LINES: usize = 6;
+/// ...each cut to this many characters.
+const FOLD_CHARS: usize = 400;
+/// Identifiers, names and other short fields are cut here.
+const SHORT: usize = 120;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let step = app.step();
-    let title = s::step_title(
+    let lines = match app.detail {
+        DetailView::Summary => summary(app),
+        DetailView::Wire(shape) => wire_view::lines(app, shape),
+    };
+    let inner_width = area.width.saturating_sub(2).max(1) as usize;
+    let inner_height = area.height.saturating_sub(2) as usize;
+    // Rows once wrapped, near enough to bound the scrolling.
+    let rows: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(inner_width).max(1))
+        .sum();
+    let scroll = app.detail_scroll.min(rows.saturating_sub(inner_height));
+    let mut title = s::step_title(
         app.cursor(),
         app.trace().steps.len(),
         step.turn,
         step.event.phase().as_str(),
     );
+    if let DetailView::Wire(shape) = app.detail {
+        title.push_str(&s::wire_title(shape.name()));
+    }
+    if rows > inner_height {
+        title.push_str(s::MORE_BELOW);
+    }
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
         .title(Span::styled(format!(" {title} "), theme::TITLE));
-    let paragraph = Paragraph::new(lines(app))
+    let paragraph = Paragraph::new(lines)
         .block(panel)
-        .wrap(Wrap { trim: false });
+        .wrap(Wrap { trim: false })
+        .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0));
     frame.render_widget(paragraph, area);
 }
 
-fn labelled(label: &'static str, text: String, style: ratatui::style::Style) -> Line<'static> {
+/// A long text, with its own line breaks: whole when unfolded, else its
+/// first lines and a note of how much is hidden.
+pub fn folded(text: &str, style: Style, expanded: bool) -> Vec<Line<'static>> {
+    let clean = sanitize(text).replace('\t', "    ");
+    let all: Vec<&str> = clean.lines().collect();
+    if expanded {
+        return all
+            .into_iter()
+            .map(|l| Line::styled(l.to_owned(), style))
+            .collect();
+    }
+    let mut lines: Vec<Line<'static>> = all
+        .iter()
+        .take(FOLD_LINES)
+        .map(|l| Line::styled(one_line(l, FOLD_CHARS), style))
+        .collect();
+    let hidden_lines = all.len().saturating_sub(FOLD_LINES);
+    let cut = all
+        .iter()
+        .take(FOLD_LINES)
+        .any(|l| l.chars().count() > FOLD_CHARS);
+    if hidden_lines > 0 || cut {
+        lines.push(Line::styled(s::folded_note(hidden_lines), theme::LABEL));
+    }
+    lines
+}
+
+fn labelled(label: &'static str, text: String, style: Style) -> Line<'static> {
     Line::from(vec![
         Span::styled(label, theme::LABEL),
         Span::styled(text, style),
     ])
 }
 
-fn lines(app: &App) -> Vec<Line<'static>> {
+fn summary(app: &App) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if app.cursor() == 0 {
+        for note in &app.transcript().notes {
+            lines.push(labelled(
+                s::NOTE,
+                one_line(note, FOLD_CHARS),
+                theme::STOPPED,
+            ));
+        }
+    }
+    lines.extend(step_lines(app));
+    lines
+}
+
+fn step_lines(app: &App) -> Vec<Line<'static>> {
     let step = app.step();
-    let text = |t: &str| one_line(t, MAX_TEXT);
+    let short = |t: &str| one_line(t, SHORT);
     match &step.event {
         Event::Call {
             request,
@@ -56,7 +125,7 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                     theme::TEXT,
                 ),
                 Line::from(vec![
-                    Span::styled(s::detail_reply(&text(stop_reason)), theme::TITLE),
+                    Span::styled(s::detail_reply(&short(stop_reason)), theme::TITLE),
                     Span::styled(
                         if *stop_reason_inferred {
                             s::INFERRED
@@ -87,11 +156,11 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                 Verdict::Stop { .. } => s::BRANCH_STOP,
             };
             let mut lines = vec![Line::styled(
-                s::detail_check(&text(stop_reason), branch),
+                s::detail_check(&short(stop_reason), branch),
                 theme::TITLE,
             )];
             if let Verdict::Stop { reason } = verdict {
-                lines.push(Line::styled(text(reason), theme::STOPPED));
+                lines.push(Line::styled(one_line(reason, FOLD_CHARS), theme::STOPPED));
             }
             lines.extend(newest_message_lines(app, 1));
             lines
@@ -101,15 +170,24 @@ fn lines(app: &App) -> Vec<Line<'static>> {
             name,
             input,
             output,
-        } => vec![
-            Line::styled(s::detail_tool(&text(name), &text(id)), theme::TITLE),
-            labelled(s::DETAIL_INPUT, text(&input.to_string()), theme::TEXT),
-            if output.is_error {
-                labelled(s::DETAIL_ERROR, text(&output.content), theme::ERROR)
+        } => {
+            let mut lines = vec![
+                Line::styled(s::detail_tool(&short(name), &short(id)), theme::TITLE),
+                labelled(
+                    s::DETAIL_INPUT,
+                    one_line(&input.to_string(), FOLD_CHARS),
+                    theme::TEXT,
+                ),
+            ];
+            let (label, style) = if output.is_error {
+                (s::DETAIL_ERROR, theme::ERROR)
             } else {
-                labelled(s::DETAIL_RESULT, text(&output.content), theme::TEXT)
-            },
-        ],
+                (s::DETAIL_RESULT, theme::TEXT)
+            };
+            lines.push(Line::styled(label, theme::LABEL));
+            lines.extend(folded(&output.content, style, app.expanded));
+            lines
+        }
         Event::Append { results } => {
             let mut lines = vec![Line::styled(
                 s::detail_append(*results, step.messages - 1),
@@ -125,23 +203,24 @@ fn lines(app: &App) -> Vec<Line<'static>> {
         }
         Event::Answer { text: answer } => {
             let trace = app.trace();
-            let mut lines = vec![
-                labelled(
-                    s::DETAIL_RETURN,
-                    format!("\"{}\"", text(answer)),
-                    theme::ANSWER,
-                ),
-                Line::styled(
-                    s::detail_totals(trace.model_calls(), trace.tool_calls()),
-                    theme::TEXT,
-                ),
-            ];
+            let quoted = format!("\"{answer}\"");
+            let mut lines = if answer.contains('\n') || answer.chars().count() > FOLD_CHARS {
+                let mut lines = vec![Line::styled(s::DETAIL_RETURN, theme::LABEL)];
+                lines.extend(folded(&quoted, theme::ANSWER, app.expanded));
+                lines
+            } else {
+                vec![labelled(s::DETAIL_RETURN, sanitize(&quoted), theme::ANSWER)]
+            };
+            lines.push(Line::styled(
+                s::detail_totals(trace.model_calls(), trace.tool_calls()),
+                theme::TEXT,
+            ));
             match app.transcript().verify(trace) {
                 Verification::Verified => {
                     lines.push(Line::styled(s::detail_goal_verified(), theme::ANSWER))
                 }
                 Verification::NotVerified(misses) => lines.push(Line::styled(
-                    s::detail_goal_missed(&text(&misses.join("; "))),
+                    s::detail_goal_missed(&one_line(&misses.join("; "), FOLD_CHARS)),
                     theme::ERROR,
                 )),
                 Verification::NotChecked => {}
@@ -155,20 +234,23 @@ fn lines(app: &App) -> Vec<Line<'static>> {
                 theme::TEXT,
             ),
         ],
-        Event::Stopped { reason } => vec![Line::styled(text(reason), theme::STOPPED)],
-        Event::RecordingEnded => vec![Line::styled(s::caption_recording_ended(), theme::STOPPED)],
-        Event::Rejected { rejection } => {
-            vec![Line::styled(text(&rejection.to_string()), theme::ERROR)]
+        Event::Stopped { reason } => {
+            vec![Line::styled(one_line(reason, FOLD_CHARS), theme::STOPPED)]
         }
+        Event::RecordingEnded => vec![Line::styled(s::caption_recording_ended(), theme::STOPPED)],
+        Event::Rejected { rejection } => vec![Line::styled(
+            one_line(&rejection.to_string(), FOLD_CHARS),
+            theme::ERROR,
+        )],
     }
 }
 
-/// The blocks of the newest `count` messages: the reply being checked, the
-/// results just appended, or what the client inserted.
+/// The blocks of the newest `count` messages, one line each: the reply
+/// being checked, the results just appended, or what the client inserted.
 fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
     let end = app.step().messages;
     let messages = &app.trace().messages[end.saturating_sub(count)..end];
-    let text = |t: &str| one_line(t, MAX_TEXT);
+    let text = |t: &str| one_line(t, FOLD_CHARS);
     messages
         .iter()
         .flat_map(|m| &m.content)
@@ -177,7 +259,11 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
             Block::ToolUse { id, name, input } => Line::from(vec![
                 Span::styled("tool_use ", theme::BLOCK_KIND),
-                Span::raw(format!("{} {} ", text(id), text(name))),
+                Span::raw(format!(
+                    "{} {} ",
+                    one_line(id, SHORT),
+                    one_line(name, SHORT)
+                )),
                 Span::styled(text(&input.to_string()), theme::LABEL),
             ]),
             Block::ToolResult {
@@ -186,7 +272,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                 is_error,
             } => Line::from(vec![
                 Span::styled("tool_result ", theme::BLOCK_KIND),
-                Span::raw(format!("{} ", text(tool_use_id))),
+                Span::raw(format!("{} ", one_line(tool_use_id, SHORT))),
                 Span::styled(
                     text(content),
                     if *is_error {
@@ -198,53 +284,4 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             ]),
         })
         .collect()
-}
-
-pub fn render_caption(frame: &mut Frame, area: Rect, app: &App) {
-    let paragraph = Paragraph::new(caption(app))
-        .style(theme::TEXT)
-        .wrap(Wrap { trim: true });
-    frame.render_widget(paragraph, area);
-}
-
-fn caption(app: &App) -> String {
-    let step = app.step();
-    let short = |t: &str| one_line(t, 60);
-    match &step.event {
-        Event::Call { request, .. } if request.number == 1 => s::caption_first_call(),
-        Event::Call { request, .. } => s::caption_call(request.number, request.messages),
-        Event::Check {
-            stop_reason,
-            verdict,
-        } => {
-            let sr = short(stop_reason);
-            match verdict {
-                Verdict::Dispatch => s::caption_check_dispatch(&sr),
-                Verdict::Answer
-                    if app.config().check == CheckPolicy::Lesson
-                        && StopReason::parse(stop_reason) != StopReason::EndTurn =>
-                {
-                    s::caption_check_lesson_answer(&sr)
-                }
-                Verdict::Answer => s::caption_check_answer(&sr),
-                Verdict::Continue => s::caption_check_continue(&sr),
-                Verdict::Stop { .. } => s::caption_check_stop(&sr),
-            }
-        }
-        Event::Dispatch { name, output, .. } => {
-            let (nth, of) = app.dispatch_position();
-            s::caption_dispatch(&short(name), nth, of, output.is_error)
-        }
-        Event::Append { results } => s::caption_append(*results),
-        Event::Inserted { messages } => s::caption_inserted(*messages),
-        Event::Answer { text } => {
-            s::caption_answer(&short(text), app.calls_so_far(), app.tool_rounds_so_far())
-        }
-        Event::BudgetExhausted { max_turns } => s::caption_budget(*max_turns),
-        Event::Stopped { reason } => s::caption_stopped(&one_line(reason, 160)),
-        Event::RecordingEnded => s::caption_recording_ended(),
-        Event::Rejected { rejection } => {
-            s::caption_rejected(&one_line(&rejection.to_string(), 160))
-        }
-    }
 }

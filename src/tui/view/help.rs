@@ -25,7 +25,7 @@ pub fn render_overlay(frame: &mut Frame, area: Rect) {
         .map(|(k, _)| k.chars().count())
         .max()
         .unwrap_or(0);
-    let mut lines: Vec<Line> = rows
+    let lines: Vec<Line> = rows
         .into_iter()
         .map(|(keys, help)| {
             Line::from(vec![
@@ -34,8 +34,6 @@ pub fn render_overlay(frame: &mut Frame, area: Rect) {
             ])
         })
         .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(format!(" {}", s::HELP_CLOSE), theme::LABEL));
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 3).min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
     let [popup] = Layout::horizontal([Constraint::Length(width)])
@@ -46,7 +44,10 @@ pub fn render_overlay(frame: &mut Frame, area: Rect) {
         .areas(popup);
     let block = Block::bordered()
         .border_style(theme::KEY)
-        .title(Span::styled(format!(" {} ", s::HELP_TITLE), theme::TITLE));
+        .title(Line::from(vec![
+            Span::styled(format!(" {} ", s::HELP_TITLE), theme::TITLE),
+            Span::styled(format!("· {} ", s::HELP_CLOSE), theme::LABEL),
+        ]));
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(block), popup);
 }

@@ -1,11 +1,13 @@
 //! Drawing: a pure function of the app state, one small module per panel.
 
 mod budget;
+mod caption;
 mod detail;
 mod diagram;
 mod help;
 mod messages;
 mod title;
+mod wire_view;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -60,7 +62,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     messages::render(frame, messages, app);
     detail::render(frame, detail, app);
     budget::render(frame, budget, app);
-    detail::render_caption(frame, caption, app);
+    caption::render(frame, caption, app);
     help::render_footer(frame, footer);
     if app.show_help {
         help::render_overlay(frame, area);

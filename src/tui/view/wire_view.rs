@@ -1,0 +1,159 @@
+//! The detail pane's wire view: the JSON that crossed the wire at this
+//! step, in the Anthropic or the OpenAI shape.
+
+use ratatui::text::Line;
+use serde_json::{Value, json};
+
+use crate::engine::{Block, Event, Message, Reply, Role};
+use crate::text::sanitize;
+use crate::tui::app::App;
+use crate::tui::strings as s;
+use crate::tui::theme;
+use crate::wire::{self, Shape};
+
+/// Folded, a request shows only its newest messages...
+const RECENT_MESSAGES: usize = 6;
+/// ...and strings up to this many characters.
+const FOLDED_STRING: usize = 160;
+
+pub fn lines(app: &App, shape: Shape) -> Vec<Line<'static>> {
+    let transcript = app.transcript();
+    let trace = app.trace();
+    let step = app.step();
+    let json = |label: String, value: Value| json_lines(label, value, app.expanded);
+    match &step.event {
+        Event::Call { request, .. } => {
+            let sent = &trace.messages[..request.messages];
+            let earlier = if app.expanded {
+                0
+            } else {
+                sent.len().saturating_sub(RECENT_MESSAGES)
+            };
+            let mut body = wire::request(
+                shape,
+                &transcript.model,
+                transcript.system.as_deref(),
+                &transcript.tools,
+                &sent[earlier..],
+            );
+            if !app.expanded {
+                fold_request(&mut body, earlier, transcript.tools.len());
+            }
+            let mut lines = json(s::wire_request(request.number), body);
+            lines.extend(json(s::WIRE_RESPONSE.to_owned(), response(app, shape)));
+            lines
+        }
+        Event::Check { .. } | Event::Answer { .. } => {
+            json(s::WIRE_RESPONSE.to_owned(), response(app, shape))
+        }
+        Event::Dispatch {
+            id,
+            name,
+            input,
+            output,
+        } => {
+            let result = Message {
+                role: Role::User,
+                content: vec![Block::ToolResult {
+                    tool_use_id: id.clone(),
+                    content: output.content.clone(),
+                    is_error: output.is_error,
+                }],
+            };
+            let mut lines = json(
+                s::WIRE_TOOL_CALL.to_owned(),
+                wire::tool_call(shape, id, name, input),
+            );
+            lines.extend(json(
+                s::WIRE_TOOL_RESULT.to_owned(),
+                wire::messages_json(shape, &[result]),
+            ));
+            lines
+        }
+        Event::Append { .. } => json(
+            s::WIRE_APPENDED.to_owned(),
+            wire::messages_json(shape, &trace.messages[step.messages - 1..step.messages]),
+        ),
+        Event::Inserted { messages } => json(
+            s::WIRE_INSERTED.to_owned(),
+            wire::messages_json(
+                shape,
+                &trace.messages[step.messages - messages..step.messages],
+            ),
+        ),
+        Event::BudgetExhausted { .. }
+        | Event::Stopped { .. }
+        | Event::RecordingEnded
+        | Event::Rejected { .. } => vec![Line::styled(s::WIRE_NOTHING, theme::LABEL)],
+    }
+}
+
+/// The response that carried the newest reply, with its recorded stop reason.
+fn response(app: &App, shape: Shape) -> Value {
+    let trace = app.trace();
+    let call = trace.steps[..=app.cursor()]
+        .iter()
+        .rev()
+        .find_map(|s| match &s.event {
+            Event::Call {
+                stop_reason,
+                stop_reason_inferred,
+                usage,
+                ..
+            } => Some((s.messages, stop_reason, *stop_reason_inferred, *usage)),
+            _ => None,
+        });
+    let Some((messages, stop_reason, stop_reason_inferred, usage)) = call else {
+        return Value::Null;
+    };
+    let reply = Reply {
+        content: trace.messages[messages - 1].content.clone(),
+        stop_reason: stop_reason.clone(),
+        stop_reason_inferred,
+        usage,
+    };
+    wire::response(shape, &app.transcript().model, &reply)
+}
+
+/// Stands in for what a folded request leaves out.
+fn fold_request(body: &mut Value, earlier: usize, tools: usize) {
+    if earlier > 0
+        && let Some(Value::Array(messages)) = body.get_mut("messages")
+    {
+        let at = usize::from(messages.first().is_some_and(|m| m["role"] == "system"));
+        messages.insert(at, json!(s::wire_earlier(earlier)));
+    }
+    if tools > 0 && body.get("tools").is_some() {
+        body["tools"] = json!(s::wire_tools(tools));
+    }
+}
+
+fn json_lines(label: String, mut value: Value, expanded: bool) -> Vec<Line<'static>> {
+    if !expanded {
+        shorten_strings(&mut value);
+    }
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let mut lines = vec![Line::styled(label, theme::TITLE)];
+    lines.extend(text.lines().map(|line| {
+        // The field the check reads is the point of the lesson: make it stand out.
+        let style = if line.contains("\"stop_reason\"") || line.contains("\"finish_reason\"") {
+            theme::EDGE_TAKEN
+        } else {
+            theme::TEXT
+        };
+        Line::styled(sanitize(line), style)
+    }));
+    lines
+}
+
+fn shorten_strings(value: &mut Value) {
+    match value {
+        Value::String(text) if text.chars().count() > FOLDED_STRING => {
+            let kept: String = text.chars().take(FOLDED_STRING).collect();
+            *text = s::shortened(&kept, text.chars().count());
+        }
+        Value::Array(items) => items.iter_mut().for_each(shorten_strings),
+        Value::Object(fields) => fields.values_mut().for_each(shorten_strings),
+        _ => {}
+    }
+}
