@@ -188,7 +188,7 @@ fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
 
     session.press("ll");
     session.wait_for("step 3/11 · turn 0 · dispatch");
-    session.wait_for("result: Aurora Run is a 1998 novel");
+    session.wait_for("Aurora Run is a 1998 novel by the Norwegian writer");
 
     session.press("G");
     session.wait_for("outcome: \"1974\"");
