@@ -302,3 +302,86 @@ fn escape_sequences_in_input_never_reach_the_terminal() {
     assert_eq!(out.code, 2);
     assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
 }
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn run_replays_a_real_recording_and_reports_each_run() {
+    let out = run(&[
+        "run",
+        &fixture("real/deepseek-tool-calls-with-thinking.exchanges.json"),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("inserted"),
+        "the client's own call is shown"
+    );
+    assert!(out.stdout.contains("model calls: 3"));
+
+    let out = run(&["run", &fixture("claude-code.jsonl"), "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    assert_eq!(report["totals"]["runs"], 3);
+    assert_eq!(report["totals"]["model_calls"], 4);
+    assert_eq!(runs[0]["outcome"], "answered");
+    assert_eq!(runs[1]["outcome"], "recording_ended");
+    assert!(
+        report["import_notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("summary"))
+    );
+
+    let text = run(&["run", &fixture("conversation-openai.json")]).stdout;
+    assert!(
+        text.contains("(inferred)"),
+        "inferred stop reasons are marked"
+    );
+    assert!(text.ends_with("totals: 2 runs · model calls: 4 · tool calls: 3 · answered: 2\n"));
+}
+
+#[test]
+fn import_writes_a_native_transcript_that_replays_the_same() {
+    let source = fixture("real/anthropic-parallel-tool-calls.exchanges.json");
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/imported.json");
+    let out = run(&["import", &source, "-o", target.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("wrote"));
+    let validated = run(&["validate", target.to_str().unwrap()]);
+    assert_eq!(validated.code, 0, "{}", validated.stderr);
+    assert!(validated.stdout.contains("valid native transcript"));
+    let original = run(&["run", &source, "--format", "json"]).stdout;
+    let reimported = run(&["run", target.to_str().unwrap(), "--format", "json"]).stdout;
+    let steps = |json: &str| serde_json::from_str::<Value>(json).unwrap()["steps"].clone();
+    assert_eq!(steps(&original), steps(&reimported));
+
+    let to_stdout = run(&["import", &fixture("claude-code.jsonl")]);
+    let runs: Value = serde_json::from_str(&to_stdout.stdout).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 3, "several runs: an array");
+}
+
+#[test]
+fn an_unknown_format_names_the_formats_tried() {
+    assert_bad_input(
+        &["run", &fixture("not-a-recording.json")],
+        &[
+            "none of the formats",
+            "exchange log",
+            "Claude Code",
+            "keys `foo`, `bar`",
+        ],
+    );
+    let forced = run(&[
+        "validate",
+        &fixture("exchanges-anthropic.jsonl"),
+        "--from",
+        "exchanges",
+    ]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(forced.stdout.contains("Anthropic Messages"));
+}

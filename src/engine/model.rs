@@ -1,7 +1,7 @@
 //! The "call" phase: a model behind a trait, and the scripted model that
 //! replays a recording while checking each request the way the real API does.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -61,11 +61,14 @@ impl Model for ScriptedModel<'_> {
 /// it starts with the user, every `tool_use` is answered by a `tool_result`
 /// with the same id in the very next (user) message, and every
 /// `tool_result` answers a `tool_use` of the message just before it.
+///
+/// One pass over the messages: the loop resends a growing history on every
+/// call, so this must stay linear.
 pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
-    let reject = |message_index, problem: &str, ids: Vec<String>| Rejection {
+    let reject = |message_index, problem: &str, ids: Vec<&str>| Rejection {
         message_index,
         problem: problem.to_owned(),
-        ids,
+        ids: ids.into_iter().map(str::to_owned).collect(),
     };
     match messages.first() {
         None => return Err(reject(0, "the request holds no message", vec![])),
@@ -78,33 +81,34 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
         }
         Some(_) => {}
     }
-    let mut seen_ids = BTreeSet::new();
+    let mut seen_ids = HashSet::new();
+    // The tool_use ids of the previous message, waiting for their results.
+    let mut asked: Vec<&str> = Vec::new();
+    let mut answered: Vec<&str> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
-        let requested: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
-        let duplicates: Vec<String> = requested
-            .iter()
-            .filter(|id| !seen_ids.insert(**id))
-            .map(|id| id.to_string())
-            .collect();
-        if !duplicates.is_empty() {
-            return Err(reject(
-                index,
-                "tool_use ids used more than once",
-                duplicates,
-            ));
-        }
-
-        let answered = tool_result_ids(message);
-        let asked: Vec<&str> = match index.checked_sub(1).map(|i| &messages[i]) {
-            Some(previous) if previous.role == Role::Assistant => {
-                previous.tool_calls().map(|c| c.id).collect()
+        answered.clear();
+        answered.extend(message.content.iter().filter_map(|b| match b {
+            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
+            _ => None,
+        }));
+        if !asked.is_empty() {
+            let unanswered: Vec<&str> = asked
+                .iter()
+                .copied()
+                .filter(|id| message.role != Role::User || !answered.contains(id))
+                .collect();
+            if !unanswered.is_empty() {
+                return Err(reject(
+                    index - 1,
+                    "tool_use blocks have no tool_result in the next message",
+                    unanswered,
+                ));
             }
-            _ => vec![],
-        };
-        let orphans: Vec<String> = answered
+        }
+        let orphans: Vec<&str> = answered
             .iter()
+            .copied()
             .filter(|id| !asked.contains(id))
-            .map(|id| id.to_string())
             .collect();
         if !orphans.is_empty() {
             return Err(reject(
@@ -113,11 +117,11 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
                 orphans,
             ));
         }
-        let mut counted = BTreeSet::new();
-        let repeated: Vec<String> = answered
+        let repeated: Vec<&str> = answered
             .iter()
-            .filter(|id| !counted.insert(**id))
-            .map(|id| id.to_string())
+            .enumerate()
+            .filter(|(i, id)| answered[..*i].contains(id))
+            .map(|(_, id)| *id)
             .collect();
         if !repeated.is_empty() {
             return Err(reject(
@@ -126,39 +130,31 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
                 repeated,
             ));
         }
-
-        if !requested.is_empty() {
-            let next_answers = messages
-                .get(index + 1)
-                .filter(|next| next.role == Role::User)
-                .map(tool_result_ids)
-                .unwrap_or_default();
-            let unanswered: Vec<String> = requested
-                .iter()
-                .filter(|id| !next_answers.contains(id))
-                .map(|id| id.to_string())
-                .collect();
-            if !unanswered.is_empty() {
-                return Err(reject(
-                    index,
-                    "tool_use blocks have no tool_result in the next message",
-                    unanswered,
-                ));
-            }
+        asked.clear();
+        if message.role == Role::Assistant {
+            asked.extend(message.tool_calls().map(|c| c.id));
+        }
+        let duplicates: Vec<&str> = message
+            .tool_calls()
+            .map(|c| c.id)
+            .filter(|id| !seen_ids.insert(*id))
+            .collect();
+        if !duplicates.is_empty() {
+            return Err(reject(
+                index,
+                "tool_use ids used more than once",
+                duplicates,
+            ));
         }
     }
+    if !asked.is_empty() {
+        return Err(reject(
+            messages.len() - 1,
+            "tool_use blocks have no tool_result in the next message",
+            asked,
+        ));
+    }
     Ok(())
-}
-
-fn tool_result_ids(message: &Message) -> Vec<&str> {
-    message
-        .content
-        .iter()
-        .filter_map(|b| match b {
-            Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[cfg(test)]

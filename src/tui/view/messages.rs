@@ -35,10 +35,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     };
     let end = shown - app.scroll_back.min(shown - 1);
     let width = inner.width as usize;
+    // "#12 " for short runs, wider once numbers reach four digits.
+    let number_width = end.to_string().len().max(3);
     let rows: Vec<Line> = app.trace().messages[..end]
         .iter()
         .enumerate()
-        .flat_map(|(i, m)| message_rows(i, m, i >= added_from, width))
+        .flat_map(|(i, m)| message_rows(i, m, i >= added_from, width, number_width))
         .collect();
     // Keep the newest rows in view: drop rows from the top when they overflow.
     let skip = rows.len().saturating_sub(inner.height as usize);
@@ -46,8 +48,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(visible).block(panel), area);
 }
 
-/// Width of the "#12 assistant " prefix column.
-const PREFIX: usize = 14;
+/// Width of the role column: "assistant" and a space.
+const ROLE_WIDTH: usize = 10;
 
 /// Tool-call ids run to 30 characters; the list shows their tail, enough to
 /// pair a request with its result. The detail pane shows them whole.
@@ -66,12 +68,14 @@ fn message_rows(
     message: &Message,
     just_added: bool,
     width: usize,
+    number_width: usize,
 ) -> Vec<Line<'static>> {
     let (role_style, role) = match message.role {
         Role::User => (theme::ROLE_USER, message.role.as_str()),
         Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
     };
-    let room = width.saturating_sub(PREFIX);
+    let prefix = 1 + number_width + 1 + ROLE_WIDTH;
+    let room = width.saturating_sub(prefix);
     let blocks: Vec<Vec<Span<'static>>> = if message.content.is_empty() {
         vec![vec![Span::styled("(empty)", theme::LABEL)]]
     } else {
@@ -87,11 +91,11 @@ fn message_rows(
         .map(|(row, spans)| {
             let prefix = if row == 0 {
                 vec![
-                    Span::styled(format!("#{index:<3}"), theme::LABEL),
-                    Span::styled(format!("{role:<10}"), role_style),
+                    Span::styled(format!("#{index:<number_width$} "), theme::LABEL),
+                    Span::styled(format!("{role:<ROLE_WIDTH$}"), role_style),
                 ]
             } else {
-                vec![Span::raw(" ".repeat(PREFIX))]
+                vec![Span::raw(" ".repeat(prefix))]
             };
             let line = Line::from([prefix, spans].concat());
             if just_added {
