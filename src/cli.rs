@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::engine::{CheckPolicy, Config, Trace};
+use crate::engine::{CheckPolicy, Config, Mistake, Trace};
 use crate::report;
 use crate::transcript::{
     BUILTIN_NAMES, Format as SourceFormat, LoadError, Transcript, builtin, open,
@@ -110,6 +110,37 @@ pub struct LoopFlags {
     /// request as the answer; `production` handles each stop reason on its own.
     #[arg(long, value_enum, default_value_t = Check::Production)]
     pub check: Check,
+    /// Make the loop commit one of the lessons' common mistakes on purpose,
+    /// to see what it breaks.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub mistake: Option<MistakeArg>,
+}
+
+/// The common mistakes, for `--mistake`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MistakeArg {
+    /// Run the tools but never append their results.
+    DropResults,
+    /// Do not save the model's own tool request into messages.
+    ForgetRequest,
+    /// Send parallel results as separate messages.
+    SplitResults,
+    /// Stop when the reply has text, without reading the stop reason.
+    StopOnText,
+    /// No max_turns: only the engine's safety cap stops the loop.
+    NoBudget,
+}
+
+impl MistakeArg {
+    fn mistake(self) -> Mistake {
+        match self {
+            MistakeArg::DropResults => Mistake::DropResults,
+            MistakeArg::ForgetRequest => Mistake::ForgetRequest,
+            MistakeArg::SplitResults => Mistake::SplitResults,
+            MistakeArg::StopOnText => Mistake::StopOnText,
+            MistakeArg::NoBudget => Mistake::NoBudget,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -154,6 +185,8 @@ impl LoopFlags {
         Config {
             max_turns: self.max_turns.unwrap_or(transcript.max_turns),
             check: self.policy(),
+            mistake: self.mistake.map(MistakeArg::mistake),
+            ..transcript.default_config()
         }
     }
 
@@ -161,6 +194,14 @@ impl LoopFlags {
         match self.check {
             Check::Lesson => CheckPolicy::Lesson,
             Check::Production => CheckPolicy::Production,
+        }
+    }
+
+    fn settings(&self) -> tui::Settings {
+        tui::Settings {
+            max_turns: self.max_turns,
+            check: self.policy(),
+            mistake: self.mistake.map(MistakeArg::mistake),
         }
     }
 }
@@ -206,7 +247,7 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
             from,
         } => {
             let (runs, index) = screen_runs(&run, from)?;
-            let app = tui::App::new(runs, index, loop_flags.max_turns, loop_flags.policy());
+            let app = tui::App::new(runs, index, loop_flags.settings());
             tui::play(app)?;
         }
         Command::Run {

@@ -236,11 +236,22 @@ fn describe(step: &Step) -> String {
             if output.is_error { "error " } else { "" },
             one_line(&output.content, PREVIEW_CHARS)
         ),
-        Event::Append { results } => format!(
-            "{results} result{} as one user message → {} messages",
-            plural(*results),
-            step.messages
-        ),
+        Event::Append { results, messages } => match messages {
+            0 => format!(
+                "{results} result{} dropped: nothing appended → {} messages",
+                plural(*results),
+                step.messages
+            ),
+            1 => format!(
+                "{results} result{} as one user message → {} messages",
+                plural(*results),
+                step.messages
+            ),
+            n => format!(
+                "{results} results as {n} separate messages → {} messages",
+                step.messages
+            ),
+        },
         Event::Inserted { messages } => format!(
             "the client added {messages} message{} no reply asked for → {} messages",
             plural(*messages),

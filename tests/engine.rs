@@ -170,12 +170,11 @@ fn parallel_requests_share_a_call_and_their_results_one_message() {
         })
         .collect();
     assert_eq!(ids, ["b", "c"]);
-    assert!(
-        trace
-            .steps
-            .iter()
-            .any(|s| s.event == Event::Append { results: 2 })
-    );
+    assert!(trace.steps.iter().any(|s| s.event
+        == Event::Append {
+            results: 2,
+            messages: 1
+        }));
 }
 
 #[test]
@@ -309,8 +308,8 @@ fn the_lesson_check_returns_whatever_is_not_a_tool_request() {
         10,
     );
     let lesson = Config {
-        max_turns: turns(10),
         check: CheckPolicy::Lesson,
+        ..Config::new(turns(10))
     };
     let trace = t.replay(lesson);
     assert_eq!(trace.outcome(), Some(Outcome::Answered("")));

@@ -26,7 +26,7 @@ fn appends(trace: &Trace) -> Vec<usize> {
         .steps
         .iter()
         .filter_map(|s| match s.event {
-            Event::Append { results } => Some(results),
+            Event::Append { results, .. } => Some(results),
             _ => None,
         })
         .collect()
@@ -196,8 +196,8 @@ fn an_anthropic_exchange_log_continues_after_pause_turn_and_stops_at_max_tokens(
     );
     assert!(matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("max_tokens")));
     let lesson = run.replay(Config {
-        max_turns: run.max_turns,
         check: CheckPolicy::Lesson,
+        ..run.default_config()
     });
     assert_eq!(
         lesson.result(),

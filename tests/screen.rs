@@ -5,7 +5,7 @@ use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::engine::CheckPolicy;
 use loopstep::transcript::{BUILTIN_NAMES, Transcript, builtin};
 use loopstep::tui::view::{BudgetState, budget_gauge};
-use loopstep::tui::{App, ScriptedEvents, run_app};
+use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -22,7 +22,7 @@ fn builtins() -> Vec<Transcript> {
 
 fn app_on(run: &str) -> App {
     let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
-    App::new(builtins(), index, None, CheckPolicy::Production)
+    App::new(builtins(), index, Settings::default())
 }
 
 /// Keys written the way tmux names them: "Right", "End", "Tab", or one character.
@@ -302,7 +302,7 @@ fn hostile_text_cannot_break_the_layout() {
     });
     let transcript = Transcript::parse(&hostile.to_string(), "hostile").unwrap();
     for (w, h) in SIZES {
-        let mut app = App::new(vec![transcript.clone()], 0, None, CheckPolicy::Production);
+        let mut app = App::new(vec![transcript.clone()], 0, Settings::default());
         for keys in [&[][..], &["End"][..]] {
             let terminal = drive(&mut app, w, h, keys);
             let buffer = buffer(&terminal);
@@ -356,7 +356,7 @@ fn long_output_run() -> Transcript {
 
 #[test]
 fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
-    let mut app = App::new(vec![long_output_run()], 0, None, CheckPolicy::Production);
+    let mut app = App::new(vec![long_output_run()], 0, Settings::default());
     let folded = drive(&mut app, 80, 40, &["Right", "Right"])
         .backend()
         .to_string();
@@ -396,7 +396,7 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
     let mut runs = builtins();
     let first = runs.len();
     runs.extend(source.runs);
-    let mut app = App::new(runs, first + 1, None, CheckPolicy::Production);
+    let mut app = App::new(runs, first + 1, Settings::default());
     let text = drive(&mut app, 120, 40, &[]).backend().to_string();
     assert!(text.contains("run 5/5"));
     assert!(

@@ -4,6 +4,7 @@
 
 mod check;
 mod message;
+mod mistake;
 mod model;
 mod run;
 mod tools;
@@ -11,7 +12,8 @@ mod trace;
 
 pub use check::{CheckPolicy, StopReason, Verdict, check};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
+pub use mistake::{Mistake, SAFETY_CAP};
 pub use model::{CallError, Model, Rejection, ScriptedModel, check_request};
 pub use run::{Insertion, Run};
 pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
-pub use trace::{Config, Event, Outcome, Phase, RequestSize, Step, Trace};
+pub use trace::{Config, Event, Outcome, Phase, RequestSize, Step, ToolErrors, Trace};

@@ -37,23 +37,47 @@ pub trait Model {
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
     next: usize,
+    repeat_last: bool,
 }
 
 impl<'a> ScriptedModel<'a> {
     pub fn new(replies: &'a [Reply]) -> Self {
-        ScriptedModel { replies, next: 0 }
+        ScriptedModel {
+            replies,
+            next: 0,
+            repeat_last: false,
+        }
+    }
+
+    /// After the last recorded reply, keep sending it, each time with fresh
+    /// tool-call ids (`<id>-2`, `<id>-3`, ...) as a real model would.
+    pub fn repeating_last(mut self, repeat: bool) -> Self {
+        self.repeat_last = repeat;
+        self
     }
 }
 
 impl Model for ScriptedModel<'_> {
     fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError> {
         check_request(messages).map_err(CallError::Rejected)?;
-        let reply = self
-            .replies
-            .get(self.next)
-            .ok_or(CallError::RecordingEnded)?;
+        let index = self.next;
         self.next += 1;
-        Ok(reply.clone())
+        if let Some(reply) = self.replies.get(index) {
+            return Ok(reply.clone());
+        }
+        match self.replies.last() {
+            Some(last) if self.repeat_last => {
+                let round = index + 2 - self.replies.len();
+                let mut again = last.clone();
+                for block in &mut again.content {
+                    if let Block::ToolUse { id, .. } = block {
+                        *id = format!("{id}-{round}");
+                    }
+                }
+                Ok(again)
+            }
+            _ => Err(CallError::RecordingEnded),
+        }
     }
 }
 

@@ -25,9 +25,10 @@ use serde_json::Value;
 
 use super::check::{Verdict, check};
 use super::message::{Block, Message, Reply, Role};
+use super::mistake::{Mistake, SAFETY_CAP};
 use super::model::{CallError, Model};
 use super::tools::ToolBox;
-use super::trace::{Config, Event, RequestSize, Step, Trace};
+use super::trace::{Config, Event, RequestSize, Step, ToolErrors, Trace};
 
 /// A pending tool request, owned so the reply can move into the conversation.
 #[derive(Debug)]
@@ -137,13 +138,13 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             }
             Next::Append(results) => {
                 let count = results.len();
-                self.push(Message {
-                    role: Role::User,
-                    content: results,
-                });
+                let messages = self.append(results);
                 self.turn += 1;
                 self.next = Next::Call;
-                Event::Append { results: count }
+                Event::Append {
+                    results: count,
+                    messages,
+                }
             }
             Next::Exit(event) => event,
         };
@@ -155,7 +156,16 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     fn call(&mut self) -> Event {
-        if self.turn >= self.config.max_turns.get() {
+        if self.config.mistake == Some(Mistake::NoBudget) {
+            if self.turn >= SAFETY_CAP {
+                return Event::Stopped {
+                    reason: format!(
+                        "the loop has no max_turns, so only the engine's safety cap of {SAFETY_CAP} \
+                         calls stopped it; a model that keeps asking for tools would keep it running forever"
+                    ),
+                };
+            }
+        } else if self.turn >= self.config.max_turns.get() {
             return Event::BudgetExhausted {
                 max_turns: self.config.max_turns.get(),
             };
@@ -183,7 +193,9 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     stop_reason_inferred: reply.stop_reason_inferred,
                     usage: reply.usage,
                 };
-                self.push(reply.clone().into_message());
+                if self.config.mistake != Some(Mistake::ForgetRequest) {
+                    self.push(reply.clone().into_message());
+                }
                 self.next = Next::Check(reply);
                 event
             }
@@ -193,7 +205,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     fn check(&mut self, reply: Reply) -> Event {
-        let verdict = check(self.config.check, &reply);
+        let looks_done = !reply.text().trim().is_empty();
+        let verdict = if self.config.mistake == Some(Mistake::StopOnText) && looks_done {
+            Verdict::Answer
+        } else {
+            check(self.config.check, &reply)
+        };
         self.next = match &verdict {
             Verdict::Dispatch => {
                 let pending: Vec<PendingCall> = reply
@@ -235,11 +252,45 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             content: output.content.clone(),
             is_error: output.is_error,
         });
+        if output.is_error && self.config.tool_errors == ToolErrors::Raise {
+            self.next = Next::Exit(Event::Stopped {
+                reason: format!(
+                    "`{}` failed and the harness raised the error to its caller instead of \
+                     showing it to the model: {}",
+                    call.name, output.content
+                ),
+            });
+        }
         Event::Dispatch {
             id: call.id,
             name: call.name,
             input: call.input,
             output,
+        }
+    }
+
+    /// Appends the turn's results as one user message; returns how many
+    /// messages that took (the mistakes take none, or one per result).
+    fn append(&mut self, results: Vec<Block>) -> usize {
+        match self.config.mistake {
+            Some(Mistake::DropResults) => 0,
+            Some(Mistake::SplitResults) => {
+                let count = results.len();
+                for result in results {
+                    self.push(Message {
+                        role: Role::User,
+                        content: vec![result],
+                    });
+                }
+                count
+            }
+            _ => {
+                self.push(Message {
+                    role: Role::User,
+                    content: results,
+                });
+                1
+            }
         }
     }
 

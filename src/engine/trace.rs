@@ -3,11 +3,12 @@
 
 use std::num::NonZeroU32;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{CheckPolicy, Verdict};
 use super::message::{Message, Usage};
+use super::mistake::Mistake;
 use super::model::Rejection;
 use super::tools::ToolOutput;
 
@@ -16,15 +17,32 @@ use super::tools::ToolOutput;
 pub struct Config {
     pub max_turns: NonZeroU32,
     pub check: CheckPolicy,
+    pub tool_errors: ToolErrors,
+    /// A deliberate mistake, to show what it breaks; `None` is the correct loop.
+    pub mistake: Option<Mistake>,
 }
 
 impl Config {
+    /// The correct loop with the production check and the given budget.
     pub fn new(max_turns: NonZeroU32) -> Self {
         Config {
             max_turns,
             check: CheckPolicy::default(),
+            tool_errors: ToolErrors::default(),
+            mistake: None,
         }
     }
+}
+
+/// What the harness does when a tool fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolErrors {
+    /// Send the error back as an `is_error` result: the model can react.
+    #[default]
+    Report,
+    /// Stop the loop and hand the error to the caller, as the TypeScript lesson does.
+    Raise,
 }
 
 /// The size of one request: the whole conversation, resent every call.
@@ -76,6 +94,8 @@ pub enum Event {
     /// All results of the turn went into the conversation as one message.
     Append {
         results: usize,
+        /// How many messages they went in: 1, unless a mistake is active.
+        messages: usize,
     },
     /// The client added messages that no reply asked for (recorded logs only).
     Inserted {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::{
     Config, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
-    ToolOutput, Trace,
+    ToolErrors, ToolOutput, Trace,
 };
 
 pub use builtin::{BUILTIN_NAMES, builtin};
@@ -57,6 +57,13 @@ pub struct Transcript {
     /// Tool results recorded for particular tool calls, keyed by tool-call id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub results: BTreeMap<String, ToolOutput>,
+    /// What the recorded harness did when a tool failed.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub tool_errors: ToolErrors,
+    /// The model never stops asking: after the last recorded reply it sends
+    /// that reply again (with fresh tool-call ids), for as long as it is called.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat_last_reply: bool,
     /// Messages the recorded client added before particular calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inserted: Vec<Insertion>,
@@ -138,6 +145,8 @@ struct Scenario {
     base: String,
     #[serde(default, deserialize_with = "optional_positive_turns")]
     max_turns: Option<NonZeroU32>,
+    #[serde(default)]
+    tool_errors: Option<ToolErrors>,
 }
 
 /// Opens a built-in run by name, or else a file in any format loopstep
@@ -247,7 +256,7 @@ impl Transcript {
 
     /// Replays the run through the real loop with the scripted model.
     pub fn replay(&self, config: Config) -> Trace {
-        let model = ScriptedModel::new(&self.replies);
+        let model = ScriptedModel::new(&self.replies).repeating_last(self.repeat_last_reply);
         let tools = ReplayTools {
             definitions: &self.tools,
             environment: &self.environment,
@@ -266,9 +275,13 @@ impl Transcript {
         messages
     }
 
-    /// The loop set up as recorded: the transcript's own budget, production check.
+    /// The loop set up as recorded: the transcript's own budget and harness,
+    /// the production check, no mistake.
     pub fn default_config(&self) -> Config {
-        Config::new(self.max_turns)
+        Config {
+            tool_errors: self.tool_errors,
+            ..Config::new(self.max_turns)
+        }
     }
 
     pub fn verify(&self, trace: &Trace) -> Verification {
@@ -317,6 +330,7 @@ impl Scenario {
             title: self.title,
             description: self.description,
             max_turns: self.max_turns.unwrap_or(base.max_turns),
+            tool_errors: self.tool_errors.unwrap_or(base.tool_errors),
             ..base
         })
     }
@@ -343,6 +357,10 @@ fn from_json<T: for<'de> Deserialize<'de>>(text: &str, origin: &str) -> Result<T
         .end()
         .map_err(|e| LoadError::from_json(origin, String::new(), e))?;
     Ok(value)
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 fn positive_turns<'de, D: Deserializer<'de>>(d: D) -> Result<NonZeroU32, D::Error> {

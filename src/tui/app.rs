@@ -6,11 +6,20 @@
 
 use std::num::NonZeroU32;
 
-use crate::engine::{CheckPolicy, Config, Event, Phase, Step, Trace};
+use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Step, Trace};
 use crate::transcript::Transcript;
 
 use super::keymap::Action;
 use crate::wire::Shape;
+
+/// How the screen sets up the loop when it opens.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    /// Overrides the run's own budget.
+    pub max_turns: Option<NonZeroU32>,
+    pub check: CheckPolicy,
+    pub mistake: Option<Mistake>,
+}
 
 /// What the detail pane shows for a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,18 +61,16 @@ pub struct App {
 }
 
 impl App {
-    /// Opens `runs[current]`, with its own budget unless `max_turns` is given.
-    pub fn new(
-        runs: Vec<Transcript>,
-        current: usize,
-        max_turns: Option<NonZeroU32>,
-        check: CheckPolicy,
-    ) -> Self {
+    /// Opens `runs[current]` with `settings`; the budget is the run's own
+    /// unless the settings give one.
+    pub fn new(runs: Vec<Transcript>, current: usize, settings: Settings) -> Self {
         let current = current.min(runs.len().saturating_sub(1));
         let transcript = &runs[current];
         let config = Config {
-            max_turns: max_turns.unwrap_or(transcript.max_turns),
-            check,
+            max_turns: settings.max_turns.unwrap_or(transcript.max_turns),
+            check: settings.check,
+            mistake: settings.mistake,
+            ..transcript.default_config()
         };
         let trace = transcript.replay(config);
         let mut app = App {
@@ -184,7 +191,12 @@ impl App {
             return;
         }
         self.current = index;
-        self.config.max_turns = self.runs[index].max_turns;
+        // A run brings its own budget and harness; the check and mistake stay.
+        self.config = Config {
+            check: self.config.check,
+            mistake: self.config.mistake,
+            ..self.runs[index].default_config()
+        };
         self.trace = self.runs[index].replay(self.config);
         self.count_chars();
         self.cursor = 0;
@@ -253,6 +265,14 @@ pub fn update(app: &mut App, action: Action) {
         Action::NextRun => app.open_run((app.current + 1) % app.runs.len()),
         Action::PrevRun => app.open_run((app.current + app.runs.len() - 1) % app.runs.len()),
         Action::PickRun(index) => app.open_run(index),
+        Action::NextMistake => {
+            app.config.mistake = Mistake::cycle(app.config.mistake);
+            app.replay();
+        }
+        Action::CorrectLoop => {
+            app.config.mistake = None;
+            app.replay();
+        }
         Action::ToggleCheck => {
             app.config.check = match app.config.check {
                 CheckPolicy::Lesson => CheckPolicy::Production,

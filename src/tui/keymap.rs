@@ -22,6 +22,10 @@ pub enum Action {
     /// Open run number n (0-based).
     PickRun(usize),
     ToggleCheck,
+    /// Make the next of the common mistakes (after the last: the correct loop).
+    NextMistake,
+    /// Back to the correct loop.
+    CorrectLoop,
     ScrollUp,
     ScrollDown,
     DetailUp,
@@ -98,6 +102,8 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[key(KeyCode::Tab)], Action::NextRun, s::KEY_NEXT_RUN),
     bind_quiet(&[key(KeyCode::BackTab)], Action::PrevRun, s::KEY_PREV_RUN),
     bind(&[ch('c')], Action::ToggleCheck, s::KEY_CHECK),
+    bind_quiet(&[ch('m')], Action::NextMistake, s::KEY_MISTAKE),
+    bind_quiet(&[ch('M')], Action::CorrectLoop, s::KEY_CORRECT),
     bind_quiet(
         &[key(KeyCode::Up), ch('k')],
         Action::ScrollUp,

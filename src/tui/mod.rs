@@ -16,7 +16,7 @@ use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-pub use app::{App, update};
+pub use app::{App, Settings, update};
 pub use keymap::{Action, action_for};
 
 /// Where terminal events come from.

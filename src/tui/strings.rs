@@ -40,6 +40,8 @@ pub const KEY_NEXT_RUN: (&str, &str) = ("next run", "run");
 pub const KEY_PREV_RUN: &str = "previous run";
 pub const KEY_PICK_RUN: &str = "open run 1, 2, 3 …";
 pub const KEY_CHECK: (&str, &str) = ("switch the check: lesson / production", "check");
+pub const KEY_MISTAKE: &str = "make the next common mistake (m again: the next one)";
+pub const KEY_CORRECT: &str = "back to the correct loop";
 pub const KEY_SCROLL_UP: &str = "scroll messages up";
 pub const KEY_SCROLL_DOWN: &str = "scroll messages down";
 pub const KEY_DETAIL_UP: &str = "scroll the detail pane up";
@@ -194,6 +196,15 @@ pub fn detail_append(results: usize, index: usize) -> String {
         "messages[{index}] ← one user message with {results} tool_result{}",
         plural(results)
     )
+}
+pub fn detail_dropped(results: usize) -> String {
+    format!(
+        "{results} result{} dropped: nothing was appended to messages",
+        plural(results)
+    )
+}
+pub fn detail_split(results: usize, messages: usize) -> String {
+    format!("{results} results appended as {messages} separate user messages")
 }
 pub const DETAIL_RETURN: &str = "return ";
 pub fn detail_totals(calls: usize, tools: usize) -> String {

@@ -297,6 +297,8 @@ impl RunBuilder {
             environment: BTreeMap::new(),
             results: self.results,
             inserted: self.inserted,
+            tool_errors: Default::default(),
+            repeat_last_reply: false,
             expect: None,
             notes: self.notes,
         }

@@ -45,7 +45,7 @@ fn caption(app: &App) -> String {
             let (nth, of) = app.dispatch_position();
             s::caption_dispatch(&short(name), nth, of, output.is_error)
         }
-        Event::Append { results } => s::caption_append(*results),
+        Event::Append { results, .. } => s::caption_append(*results),
         Event::Inserted { messages } => s::caption_inserted(*messages),
         Event::Answer { text } => {
             s::caption_answer(&short(text), app.calls_so_far(), app.tool_rounds_so_far())

@@ -188,12 +188,14 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             lines.extend(folded(&output.content, style, app.expanded));
             lines
         }
-        Event::Append { results } => {
-            let mut lines = vec![Line::styled(
-                s::detail_append(*results, step.messages - 1),
-                theme::TITLE,
-            )];
-            lines.extend(newest_message_lines(app, 1));
+        Event::Append { results, messages } => {
+            let header = match messages {
+                0 => s::detail_dropped(*results),
+                1 => s::detail_append(*results, step.messages - 1),
+                n => s::detail_split(*results, *n),
+            };
+            let mut lines = vec![Line::styled(header, theme::TITLE)];
+            lines.extend(newest_message_lines(app, *messages));
             lines
         }
         Event::Inserted { messages } => {
