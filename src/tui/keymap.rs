@@ -54,90 +54,151 @@ const fn ch(c: char) -> Key {
     key(KeyCode::Char(c))
 }
 
+/// One row of the help: a set of keys and its action, and optionally the
+/// opposite action on the same row (previous for next, down for up).
 pub struct Binding {
     pub keys: &'static [Key],
     pub action: Action,
+    pub opposite: Option<(&'static [Key], Action)>,
     pub help: &'static str,
-    /// Shown in the footer when set; bindings next to each other with the
-    /// same label share one footer entry ("n/p turn").
+    /// Shown in the footer when set, as "→/← step".
     pub footer: Option<&'static str>,
 }
 
-const fn bind(keys: &'static [Key], action: Action, help: (&'static str, &'static str)) -> Binding {
-    Binding {
-        keys,
-        action,
-        help: help.0,
-        footer: Some(help.1),
+impl Binding {
+    /// Every (keys, action) pair this row binds.
+    fn pairs(&self) -> impl Iterator<Item = (&'static [Key], Action)> {
+        std::iter::once((self.keys, self.action)).chain(self.opposite)
     }
 }
 
-const fn bind_quiet(keys: &'static [Key], action: Action, help: &'static str) -> Binding {
+const fn one(keys: &'static [Key], action: Action, help: &'static str) -> Binding {
     Binding {
         keys,
         action,
+        opposite: None,
         help,
         footer: None,
     }
 }
 
+const fn pair(
+    keys: &'static [Key],
+    action: Action,
+    back: &'static [Key],
+    back_action: Action,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        keys,
+        action,
+        opposite: Some((back, back_action)),
+        help,
+        footer: None,
+    }
+}
+
+/// The same binding, also shown in the footer under `label`.
+const fn in_footer(binding: Binding, label: &'static str) -> Binding {
+    Binding {
+        footer: Some(label),
+        ..binding
+    }
+}
+
+const CTRL_C: Key = Key {
+    code: KeyCode::Char('c'),
+    ctrl: true,
+};
+
 pub const BINDINGS: &[Binding] = &[
-    bind(
-        &[key(KeyCode::Right), ch('l'), ch(' '), key(KeyCode::Enter)],
-        Action::Next,
-        s::KEY_NEXT,
+    in_footer(
+        pair(
+            &[key(KeyCode::Right), ch('l'), ch(' '), key(KeyCode::Enter)],
+            Action::Next,
+            &[key(KeyCode::Left), ch('h'), key(KeyCode::Backspace)],
+            Action::Prev,
+            s::KEY_STEP,
+        ),
+        s::FOOTER_STEP,
     ),
-    bind(
-        &[key(KeyCode::Left), ch('h'), key(KeyCode::Backspace)],
-        Action::Prev,
-        s::KEY_PREV,
+    in_footer(
+        pair(
+            &[ch('n'), ch(']')],
+            Action::NextTurn,
+            &[ch('p'), ch('[')],
+            Action::PrevTurn,
+            s::KEY_TURN,
+        ),
+        s::FOOTER_TURN,
     ),
-    bind(&[ch('n'), ch(']')], Action::NextTurn, s::KEY_NEXT_TURN),
-    bind(&[ch('p'), ch('[')], Action::PrevTurn, s::KEY_PREV_TURN),
-    bind_quiet(&[ch('g'), key(KeyCode::Home)], Action::Start, s::KEY_START),
-    bind_quiet(&[ch('G'), key(KeyCode::End)], Action::End, s::KEY_END),
-    bind(&[ch('+'), ch('=')], Action::MoreTurns, s::KEY_MORE_TURNS),
-    bind(&[ch('-'), ch('_')], Action::FewerTurns, s::KEY_FEWER_TURNS),
-    bind_quiet(&[ch('r')], Action::ResetTurns, s::KEY_RESET_TURNS),
-    bind(&[key(KeyCode::Tab)], Action::NextRun, s::KEY_NEXT_RUN),
-    bind_quiet(&[key(KeyCode::BackTab)], Action::PrevRun, s::KEY_PREV_RUN),
-    bind(&[ch('c')], Action::ToggleCheck, s::KEY_CHECK),
-    bind_quiet(&[ch('m')], Action::NextMistake, s::KEY_MISTAKE),
-    bind_quiet(&[ch('M')], Action::CorrectLoop, s::KEY_CORRECT),
-    bind_quiet(
+    pair(
+        &[ch('g'), key(KeyCode::Home)],
+        Action::Start,
+        &[ch('G'), key(KeyCode::End)],
+        Action::End,
+        s::KEY_START_END,
+    ),
+    in_footer(
+        pair(
+            &[ch('+'), ch('=')],
+            Action::MoreTurns,
+            &[ch('-'), ch('_')],
+            Action::FewerTurns,
+            s::KEY_TURNS,
+        ),
+        s::FOOTER_TURNS,
+    ),
+    one(&[ch('r')], Action::ResetTurns, s::KEY_RESET_TURNS),
+    in_footer(
+        pair(
+            &[key(KeyCode::Tab)],
+            Action::NextRun,
+            &[key(KeyCode::BackTab)],
+            Action::PrevRun,
+            s::KEY_RUN,
+        ),
+        s::FOOTER_RUN,
+    ),
+    // The title bar names the check in force; the help has the key.
+    one(&[ch('c')], Action::ToggleCheck, s::KEY_CHECK),
+    in_footer(
+        pair(
+            &[ch('m')],
+            Action::NextMistake,
+            &[ch('M')],
+            Action::CorrectLoop,
+            s::KEY_MISTAKE,
+        ),
+        s::FOOTER_MISTAKE,
+    ),
+    pair(
         &[key(KeyCode::Up), ch('k')],
         Action::ScrollUp,
-        s::KEY_SCROLL_UP,
-    ),
-    bind_quiet(
         &[key(KeyCode::Down), ch('j')],
         Action::ScrollDown,
-        s::KEY_SCROLL_DOWN,
+        s::KEY_SCROLL,
     ),
-    bind_quiet(
+    pair(
         &[key(KeyCode::PageUp), ch('K')],
         Action::DetailUp,
-        s::KEY_DETAIL_UP,
-    ),
-    bind_quiet(
         &[key(KeyCode::PageDown), ch('J')],
         Action::DetailDown,
-        s::KEY_DETAIL_DOWN,
+        s::KEY_DETAIL_SCROLL,
     ),
-    bind_quiet(&[ch('w')], Action::ToggleWire, s::KEY_WIRE),
-    bind_quiet(&[ch('e')], Action::ToggleExpand, s::KEY_EXPAND),
-    bind(&[ch('?')], Action::ToggleHelp, s::KEY_HELP),
-    bind(
-        &[
-            ch('q'),
-            key(KeyCode::Esc),
-            Key {
-                code: KeyCode::Char('c'),
-                ctrl: true,
-            },
-        ],
-        Action::Quit,
-        s::KEY_QUIT,
+    one(&[ch('w')], Action::ToggleWire, s::KEY_WIRE),
+    one(&[ch('e')], Action::ToggleExpand, s::KEY_EXPAND),
+    in_footer(
+        one(&[ch('?')], Action::ToggleHelp, s::KEY_HELP),
+        s::FOOTER_HELP,
+    ),
+    in_footer(
+        one(
+            &[ch('q'), key(KeyCode::Esc), CTRL_C],
+            Action::Quit,
+            s::KEY_QUIT,
+        ),
+        s::FOOTER_QUIT,
     ),
 ];
 
@@ -155,15 +216,15 @@ pub fn action_for(event: KeyEvent) -> Option<Action> {
     {
         return Some(Action::PickRun(c as usize - '1' as usize));
     }
+    let pressed = Key {
+        code: event.code,
+        ctrl,
+    };
     BINDINGS
         .iter()
-        .find(|b| {
-            b.keys.contains(&Key {
-                code: event.code,
-                ctrl,
-            })
-        })
-        .map(|b| b.action)
+        .flat_map(Binding::pairs)
+        .find(|(keys, _)| keys.contains(&pressed))
+        .map(|(_, action)| action)
 }
 
 /// How a key is written in the help and the footer.
@@ -195,35 +256,36 @@ pub fn key_name(k: &Key) -> String {
 
 /// Footer entries: (keys, label), e.g. ("n/p", "turn").
 pub fn footer_entries() -> Vec<(String, &'static str)> {
-    let mut entries: Vec<(String, &'static str)> = Vec::new();
-    for binding in BINDINGS {
-        let Some(label) = binding.footer else {
-            continue;
-        };
-        let first = key_name(&binding.keys[0]);
-        match entries.last_mut() {
-            Some((keys, last)) if *last == label => {
-                keys.push('/');
-                keys.push_str(&first);
-            }
-            _ => entries.push((first, label)),
-        }
-    }
-    entries
+    BINDINGS
+        .iter()
+        .filter_map(|b| {
+            let label = b.footer?;
+            // "n/p"; a long opposite ("Shift-Tab") stays in the help only.
+            let keys: Vec<String> = b
+                .pairs()
+                .map(|(keys, _)| key_name(&keys[0]))
+                .filter(|name| name.chars().count() <= 3)
+                .collect();
+            Some((keys.join("/"), label))
+        })
+        .collect()
 }
 
-/// Help rows: (all keys, description), plus the run-number row.
+/// Help rows: (every key, description), plus the run-number row.
 pub fn help_rows() -> Vec<(String, &'static str)> {
     let mut rows: Vec<(String, &'static str)> = BINDINGS
         .iter()
         .map(|b| {
-            let keys: Vec<String> = b.keys.iter().map(key_name).collect();
-            (keys.join(" "), b.help)
+            let sides: Vec<String> = b
+                .pairs()
+                .map(|(keys, _)| keys.iter().map(key_name).collect::<Vec<_>>().join(" "))
+                .collect();
+            (sides.join(" / "), b.help)
         })
         .collect();
     let after_runs = BINDINGS
         .iter()
-        .position(|b| b.action == Action::PrevRun)
+        .position(|b| b.action == Action::NextRun)
         .map_or(rows.len(), |i| i + 1);
     rows.insert(after_runs, ("1 … 9".to_owned(), s::KEY_PICK_RUN));
     rows
@@ -291,12 +353,11 @@ mod tests {
         assert_eq!(
             footer,
             [
-                "→ next",
-                "← back",
+                "→/← step",
                 "n/p turn",
                 "+/- max_turns",
                 "Tab run",
-                "c check",
+                "m/M mistake",
                 "? help",
                 "q quit"
             ]
@@ -308,9 +369,11 @@ mod tests {
         let mut seen = Vec::new();
         for binding in BINDINGS {
             assert!(!binding.help.is_empty());
-            for key in binding.keys {
-                assert!(!seen.contains(key), "{key:?} bound twice");
-                seen.push(*key);
+            for (keys, _) in binding.pairs() {
+                for key in keys {
+                    assert!(!seen.contains(key), "{key:?} bound twice");
+                    seen.push(*key);
+                }
             }
         }
     }

@@ -26,30 +26,29 @@ pub const EDGE_ANSWER: &str = " ─ end_turn ─▶ ";
 pub const EDGE_TOOL: &str = "   │ tool_use";
 pub const EDGE_OTHER: &str = "  other ▶ ";
 
-// Key help: (description, short footer label).
-pub const KEY_NEXT: (&str, &str) = ("next phase", "next");
-pub const KEY_PREV: (&str, &str) = ("previous phase", "back");
-pub const KEY_NEXT_TURN: (&str, &str) = ("next turn", "turn");
-pub const KEY_PREV_TURN: (&str, &str) = ("previous turn", "turn");
-pub const KEY_START: &str = "go to the start";
-pub const KEY_END: &str = "go to the end";
-pub const KEY_MORE_TURNS: (&str, &str) = ("max_turns up by one (replays at once)", "max_turns");
-pub const KEY_FEWER_TURNS: (&str, &str) = ("max_turns down by one (minimum 1)", "max_turns");
+// Key help, and the short labels of the footer.
+pub const KEY_STEP: &str = "next / previous phase";
+pub const KEY_TURN: &str = "next / previous turn";
+pub const KEY_START_END: &str = "start / end of the run";
+pub const KEY_TURNS: &str = "max_turns up / down (min. 1), replayed at once";
 pub const KEY_RESET_TURNS: &str = "max_turns back to the run's own";
-pub const KEY_NEXT_RUN: (&str, &str) = ("next run", "run");
-pub const KEY_PREV_RUN: &str = "previous run";
+pub const KEY_RUN: &str = "next / previous run";
 pub const KEY_PICK_RUN: &str = "open run 1, 2, 3 …";
-pub const KEY_CHECK: (&str, &str) = ("switch the check: lesson / production", "check");
-pub const KEY_MISTAKE: &str = "make the next common mistake (m again: the next one)";
-pub const KEY_CORRECT: &str = "back to the correct loop";
-pub const KEY_SCROLL_UP: &str = "scroll messages up";
-pub const KEY_SCROLL_DOWN: &str = "scroll messages down";
-pub const KEY_DETAIL_UP: &str = "scroll the detail pane up";
-pub const KEY_DETAIL_DOWN: &str = "scroll the detail pane down";
-pub const KEY_WIRE: &str = "detail: summary / Anthropic wire / OpenAI wire";
-pub const KEY_EXPAND: &str = "unfold or fold long texts";
-pub const KEY_HELP: (&str, &str) = ("show or hide this help", "help");
-pub const KEY_QUIT: (&str, &str) = ("quit", "quit");
+pub const KEY_CHECK: &str = "switch the check: lesson / production";
+pub const KEY_MISTAKE: &str = "next common mistake / the correct loop";
+pub const KEY_SCROLL: &str = "scroll messages";
+pub const KEY_DETAIL_SCROLL: &str = "scroll the detail pane";
+pub const KEY_WIRE: &str = "detail: summary / Anthropic / OpenAI wire";
+pub const KEY_EXPAND: &str = "unfold / fold long texts";
+pub const KEY_HELP: &str = "show or hide this help";
+pub const KEY_QUIT: &str = "quit";
+pub const FOOTER_STEP: &str = "step";
+pub const FOOTER_TURN: &str = "turn";
+pub const FOOTER_TURNS: &str = "max_turns";
+pub const FOOTER_RUN: &str = "run";
+pub const FOOTER_MISTAKE: &str = "mistake";
+pub const FOOTER_HELP: &str = "help";
+pub const FOOTER_QUIT: &str = "quit";
 
 pub fn too_small(width: u16, height: u16, min_width: u16, min_height: u16) -> String {
     format!(
