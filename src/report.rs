@@ -119,8 +119,13 @@ impl Totals {
 }
 
 fn run_text(transcript: &Transcript, trace: &Trace) -> String {
+    let mistake = trace
+        .config
+        .mistake
+        .map(|m| format!(" · MISTAKE: {}", m.name()))
+        .unwrap_or_default();
     let mut out = format!(
-        "{} · max_turns {} · {} check\nquestion: {}\n",
+        "{} · max_turns {} · {} check{mistake}\nquestion: {}\n",
         one_line(&transcript.id, PREVIEW_CHARS),
         trace.config.max_turns,
         policy_name(trace),
@@ -158,6 +163,8 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "title": transcript.title,
         "max_turns": trace.config.max_turns,
         "check": trace.config.check,
+        "tool_errors": trace.config.tool_errors,
+        "mistake": trace.config.mistake,
         "outcome": trace.outcome().map_or("unfinished", Outcome::label),
         "result": trace.result(),
         "model_calls": trace.model_calls(),

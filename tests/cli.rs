@@ -385,3 +385,50 @@ fn an_unknown_format_names_the_formats_tried() {
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     assert!(forced.stdout.contains("Anthropic Messages"));
 }
+
+#[test]
+fn the_two_checks_differ_exactly_on_the_runs_whose_stop_reason_needs_handling() {
+    let diverging = ["max-tokens", "refusal", "pause-turn"];
+    let names = run(&["list"]).stdout;
+    let names: Vec<&str> = names
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(names.len(), 14);
+    for name in names {
+        let lesson = run(&["run", name, "--check", "lesson"]);
+        let production = run(&["run", name, "--check", "production"]);
+        assert_eq!((lesson.code, production.code), (0, 0));
+        let last = |out: &str| out.lines().last().unwrap().to_owned();
+        if diverging.contains(&name) {
+            assert_ne!(last(&lesson.stdout), last(&production.stdout), "{name}");
+        } else {
+            assert_eq!(last(&lesson.stdout), last(&production.stdout), "{name}");
+        }
+    }
+    let refusal = run(&["run", "refusal", "--check", "production"]).stdout;
+    assert!(refusal.ends_with("result: None\n"));
+    assert!(refusal.contains("outcome: stopped"));
+}
+
+#[test]
+fn mistakes_can_be_made_from_the_command_line() {
+    let out = run(&[
+        "run",
+        "aurora-run",
+        "--mistake",
+        "drop-results",
+        "--format",
+        "json",
+    ]);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["mistake"], "drop-results");
+    assert_eq!(report["outcome"], "rejected");
+    let text = run(&["run", "always-search", "--mistake", "no-budget"]).stdout;
+    assert!(text.contains("MISTAKE: no-budget"));
+    assert!(text.contains("model calls: 100"));
+    assert_bad_input(
+        &["run", "aurora-run", "--mistake", "typo"],
+        &["invalid value 'typo'"],
+    );
+}

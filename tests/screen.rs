@@ -243,13 +243,30 @@ fn runs_switch_with_tab_and_numbers() {
     drive(&mut app, 80, 24, &["3"]);
     assert_eq!(app.transcript().id, "aurora-run-max-turns-2");
     assert_eq!(app.config().max_turns.get(), 2);
-    drive(&mut app, 80, 24, &["Tab"]);
+    drive(&mut app, 80, 24, &["1"]);
     assert_eq!(app.transcript().id, "aurora-run");
     assert_eq!(
         app.config().max_turns.get(),
         10,
         "a run opens with its own budget"
     );
+    let mut shift_tab = app_on("aurora-run");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let back = TermEvent::Key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    run_app(
+        &mut terminal,
+        &mut shift_tab,
+        &mut ScriptedEvents([back].into_iter()),
+    )
+    .unwrap();
+    assert_eq!(
+        shift_tab.transcript().id,
+        *BUILTIN_NAMES.last().unwrap(),
+        "it wraps around"
+    );
+
+    let three: Vec<Transcript> = builtins().into_iter().take(3).collect();
+    let mut app = App::new(three, 0, Settings::default());
     drive(&mut app, 80, 24, &["9"]);
     assert_eq!(
         app.transcript().id,
@@ -398,7 +415,7 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
     runs.extend(source.runs);
     let mut app = App::new(runs, first + 1, Settings::default());
     let text = drive(&mut app, 120, 40, &[]).backend().to_string();
-    assert!(text.contains("run 5/5"));
+    assert!(text.contains(&format!("run {0}/{0}", BUILTIN_NAMES.len() + 2)));
     assert!(
         text.contains("note: tool call `toolu_04` has no recorded result"),
         "{text}"
@@ -410,4 +427,75 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
     let end = drive(&mut app, 120, 40, &["End"]).backend().to_string();
     assert!(end.contains("outcome: recording ended"), "{end}");
     insta::assert_snapshot!("imported_gap_end_120x40", end);
+}
+
+#[test]
+fn the_final_screen_of_every_built_in_run() {
+    for name in BUILTIN_NAMES {
+        insta::assert_snapshot!(
+            format!("final_{name}_80x24"),
+            screen(name, 80, 24, &["End"])
+        );
+    }
+    // Where the two checks part ways, the lesson's check has its own ending.
+    for name in ["max-tokens", "refusal", "pause-turn"] {
+        let lesson = screen(name, 80, 24, &["c", "End"]);
+        assert!(lesson.contains("lesson check"));
+        assert_ne!(lesson, screen(name, 80, 24, &["End"]));
+        insta::assert_snapshot!(format!("final_{name}_lesson_80x24"), lesson);
+    }
+}
+
+#[test]
+fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
+    let correct = screen("aurora-run", 80, 24, &["End"]);
+    let mut app = app_on("aurora-run");
+    let mistaken = drive(&mut app, 80, 24, &["m", "End"]);
+    let text = mistaken.backend().to_string();
+    assert!(text.contains("MISTAKE: drop-results · M fixes"), "{text}");
+    assert!(text.contains("outcome: rejected by the API"));
+    let (x, y) = find(&buffer(&mistaken), "MISTAKE");
+    assert_eq!(
+        buffer(&mistaken)[(x, y)].bg,
+        Color::Red,
+        "the bar turns red"
+    );
+    let back = drive(&mut app, 80, 24, &["M", "End"]).backend().to_string();
+    assert_eq!(back, correct);
+
+    // m walks through every mistake and then back to the correct loop.
+    let mut app = app_on("aurora-run");
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        drive(&mut app, 80, 24, &["m"]);
+        seen.push(app.config().mistake.map(|m| m.name()));
+    }
+    assert_eq!(
+        seen,
+        [
+            Some("drop-results"),
+            Some("forget-request"),
+            Some("split-results"),
+            Some("stop-on-text"),
+            Some("no-budget"),
+            None
+        ]
+    );
+}
+
+#[test]
+fn the_mistake_caption_appears_where_the_damage_is_done() {
+    let dropped = screen("aurora-run", 80, 24, &["m", "Right", "Right", "Right"]);
+    assert!(
+        dropped.contains("Mistake: the loop ran the tools but dropped their results"),
+        "{dropped}"
+    );
+    let early = screen("aurora-run", 80, 24, &["m", "m", "m", "m", "Right"]);
+    assert!(
+        early.contains("Mistake: the reply has text that looks done"),
+        "{early}"
+    );
+    let capped = screen("always-search", 80, 24, &["m", "m", "m", "m", "m", "End"]);
+    assert!(capped.contains("safety cap of 100"), "{capped}");
+    insta::assert_snapshot!("mistake_no_budget_always_search_80x24", capped);
 }

@@ -129,7 +129,9 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             } => {
                 let call = pending.next()?;
                 let event = self.dispatch(call, &mut results);
-                self.next = if pending.len() == 0 {
+                self.next = if let Some(raised) = self.raised(&event) {
+                    Next::Exit(raised)
+                } else if pending.len() == 0 {
                     Next::Append(results)
                 } else {
                     Next::Dispatch { pending, results }
@@ -252,20 +254,29 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             content: output.content.clone(),
             is_error: output.is_error,
         });
-        if output.is_error && self.config.tool_errors == ToolErrors::Raise {
-            self.next = Next::Exit(Event::Stopped {
-                reason: format!(
-                    "`{}` failed and the harness raised the error to its caller instead of \
-                     showing it to the model: {}",
-                    call.name, output.content
-                ),
-            });
-        }
         Event::Dispatch {
             id: call.id,
             name: call.name,
             input: call.input,
             output,
+        }
+    }
+
+    /// A harness that raises tool errors ends the run at a failed dispatch.
+    fn raised(&self, dispatched: &Event) -> Option<Event> {
+        match dispatched {
+            Event::Dispatch { name, output, .. }
+                if output.is_error && self.config.tool_errors == ToolErrors::Raise =>
+            {
+                Some(Event::Stopped {
+                    reason: format!(
+                        "`{name}` failed and the harness raised the error to its caller \
+                         instead of showing it to the model: {}",
+                        output.content
+                    ),
+                })
+            }
+            _ => None,
         }
     }
 

@@ -2,17 +2,33 @@
 
 use super::{LoadError, Transcript};
 
-/// Built-in runs in the order the screen cycles through them.
-const BUILTINS: [(&str, &str); 3] = [
-    (
-        "aurora-run",
-        include_str!("../../transcripts/aurora-run.json"),
-    ),
-    ("paris", include_str!("../../transcripts/paris.json")),
-    (
-        "aurora-run-max-turns-2",
-        include_str!("../../transcripts/aurora-run-max-turns-2.json"),
-    ),
+/// A built-in run: its name and the transcript file of that name.
+macro_rules! run {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("../../transcripts/", $name, ".json")),
+        )
+    };
+}
+
+/// Built-in runs in the order the screen cycles through them: the three
+/// lesson runs, then the edge cases.
+const BUILTINS: [(&str, &str); 14] = [
+    run!("aurora-run"),
+    run!("paris"),
+    run!("aurora-run-max-turns-2"),
+    run!("search-miss"),
+    run!("parallel-tools"),
+    run!("always-search"),
+    run!("tool-failure"),
+    run!("tool-failure-raises"),
+    run!("malformed-request"),
+    run!("max-tokens"),
+    run!("refusal"),
+    run!("pause-turn"),
+    run!("todays-date"),
+    run!("answered-not-verified"),
 ];
 
 pub const BUILTIN_NAMES: [&str; BUILTINS.len()] = {

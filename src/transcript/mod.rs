@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::engine::{
-    Config, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
+    Config, Event, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
     ToolErrors, ToolOutput, Trace,
 };
 
@@ -130,6 +130,10 @@ pub struct Expectation {
     pub answer: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_calls: Option<usize>,
+    /// The goal needs every tool call to have worked: an answer given after
+    /// a failed tool call is not verified.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_tool_errors: bool,
 }
 
 /// A run defined as another one with a few fields changed.
@@ -301,6 +305,20 @@ impl Transcript {
                 "expected {wanted} model calls, took {}",
                 trace.model_calls()
             ));
+        }
+        if expect.no_tool_errors {
+            for step in &trace.steps {
+                if let Event::Dispatch {
+                    id, name, output, ..
+                } = &step.event
+                    && output.is_error
+                {
+                    misses.push(format!(
+                        "tool `{name}` ({id}) reported an error: {}",
+                        output.content
+                    ));
+                }
+            }
         }
         if misses.is_empty() {
             Verification::Verified

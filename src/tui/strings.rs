@@ -104,6 +104,7 @@ pub const OUTCOME_NONE: &str = "None";
 pub fn outcome_stopped(stop_reason: &str) -> String {
     format!("stopped ({stop_reason})")
 }
+pub const OUTCOME_STOPPED: &str = "stopped";
 pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
 pub const OUTCOME_REJECTED: &str = "rejected by the API";
 pub const VERIFIED: &str = "verified";
@@ -216,6 +217,9 @@ pub fn detail_totals(calls: usize, tools: usize) -> String {
 pub fn detail_no_turn_left(next_call: usize, max_turns: u32) -> String {
     format!("no turn left for call #{next_call}: max_turns = {max_turns}")
 }
+pub const DETAIL_NONE_MEANS: &str = "The facts may already be in messages, but the model never got \
+     the call that would use them. A caller must treat None as \"no answer within budget\", \
+     never as an answer.";
 pub fn detail_goal_verified() -> &'static str {
     "goal check: the answer matches the run's expectation"
 }
@@ -257,10 +261,10 @@ pub fn caption_check_continue(stop_reason: &str) -> String {
     )
 }
 
-pub fn caption_check_stop(stop_reason: &str) -> String {
+pub fn caption_check_stop(stop_reason: &str, why: &str) -> String {
     format!(
         "Check: {stop_reason} is neither a tool request nor a finished answer, so the \
-         production check stops here and says why."
+         production check stops: {why}. Press c to see the lesson's check take it for the answer."
     )
 }
 
@@ -303,24 +307,43 @@ pub fn caption_append(results: usize) -> String {
     }
 }
 
-pub fn caption_answer(text: &str, calls: usize, tool_rounds: usize) -> String {
+pub fn caption_answer(text: &str, calls: usize, tool_rounds: usize, tools: usize) -> String {
+    let parallel = if tools > tool_rounds {
+        format!(
+            " {tools} tools ran in {tool_rounds} round{}: parallel requests share a call.",
+            plural(tool_rounds)
+        )
+    } else {
+        String::new()
+    };
     format!(
         "The loop returns \"{text}\": {tool_rounds} tool round{} + 1 = {calls} model \
-         call{}. An answer is the model's word; only a goal check verifies it.",
+         call{}.{parallel} An answer is the model's word; only a goal check verifies it.",
         plural(tool_rounds),
         plural(calls)
     )
 }
 
+pub fn caption_lesson_returned(stop_reason: &str, text: &str) -> String {
+    format!(
+        "The lesson's check returned this {stop_reason} reply as if it were the answer: \
+         \"{text}\". Press c: the production check stops here instead and says why."
+    )
+}
+
 pub fn caption_budget(max_turns: u32) -> String {
     format!(
-        "max_turns = {max_turns} is spent and the loop returns None. None is not an answer: \
-         the facts may be in messages, but the model never got the call to use them."
+        "max_turns = {max_turns} is spent: the loop returns None, which is not an answer. \
+         Elsewhere the OpenAI Agents SDK raises MaxTurnsExceeded, LangGraph raises \
+         GraphRecursionError, and Anthropic's tool runner stops at max_iterations without an error."
     )
 }
 
 pub fn caption_stopped(reason: &str) -> String {
-    format!("The loop stops without an answer: {reason}.")
+    format!(
+        "The loop stops without an answer: {}.",
+        reason.trim_end_matches('.')
+    )
 }
 
 pub fn caption_recording_ended() -> String {
@@ -333,6 +356,29 @@ pub fn caption_rejected(rejection: &str) -> String {
     format!(
         "The API rejected the request ({rejection}). It refuses any history whose tool \
          requests and results do not pair up."
+    )
+}
+
+// Mistakes: the banner, and the caption where each does its damage.
+pub fn mistake_banner(name: &str) -> String {
+    format!(" MISTAKE: {name} · M fixes ")
+}
+pub const MISTAKE_DROPPED: &str = "Mistake: the loop ran the tools but dropped their results. \
+     The next request still holds the tool request with nothing answering it, so the API will reject it.";
+pub const MISTAKE_FORGOT: &str = "Mistake: the loop did not save the model's reply into messages. \
+     The results it appends next will answer a tool request the API never sees, so it will reject them.";
+pub const MISTAKE_SPLIT: &str = "Mistake: each result went into a message of its own. The API wants \
+     all of one reply's results in the one next message, so it will reject the request.";
+pub fn mistake_stopped_on_text(stop_reason: &str) -> String {
+    format!(
+        "Mistake: the reply has text that looks done, so the loop stopped without reading \
+         stop_reason {stop_reason}. The tool request is left pending; the \"answer\" is a half-finished thought."
+    )
+}
+pub fn mistake_past_budget(call: u32, max_turns: u32) -> String {
+    format!(
+        "Mistake: no max_turns. Call #{call} is past the budget of {max_turns} this run was recorded \
+         with; nothing but the engine's safety cap will stop a model that keeps asking."
     )
 }
 

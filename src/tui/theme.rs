@@ -4,6 +4,11 @@
 use ratatui::style::{Color, Modifier, Style};
 
 pub const TITLE_BAR: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
+/// The title bar while a deliberate mistake is active.
+pub const MISTAKE_BAR: Style = Style::new()
+    .fg(Color::White)
+    .bg(Color::Red)
+    .add_modifier(Modifier::BOLD);
 pub const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
 pub const LABEL: Style = Style::new().fg(Color::DarkGray);
 pub const TEXT: Style = Style::new();

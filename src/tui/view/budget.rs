@@ -55,8 +55,8 @@ pub fn budget_gauge(used: usize, max_turns: u32, state: BudgetState) -> Gauge<'s
 }
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let outcome = outcome_line(app);
-    let outcome_width = (outcome.width() as u16 + 2).min(area.width / 2);
+    let outcome = outcome_line(app, (area.width / 2).saturating_sub(2) as usize);
+    let outcome_width = (outcome.width() as u16 + 1).min(area.width / 2);
     let [gauge_area, _, outcome_area] = Layout::horizontal([
         Constraint::Fill(1),
         Constraint::Length(1),
@@ -69,43 +69,60 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(outcome, outcome_area);
 }
 
-fn outcome_line(app: &App) -> Line<'static> {
-    let label = Span::styled(format!("{}: ", s::OUTCOME), theme::LABEL);
+/// "outcome: …" in at most `room` columns; an answer is shortened to fit,
+/// the goal check never.
+fn outcome_line(app: &App, room: usize) -> Line<'static> {
+    let label = format!("{}: ", s::OUTCOME);
     if !app.at_end() {
-        return Line::from(vec![label, Span::styled(s::OUTCOME_PENDING, theme::LABEL)]);
+        return Line::from(vec![
+            Span::styled(label, theme::LABEL),
+            Span::styled(s::OUTCOME_PENDING, theme::LABEL),
+        ]);
     }
     let trace = app.trace();
+    let goal = match app.transcript().verify(trace) {
+        Verification::Verified => Some(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL)),
+        Verification::NotVerified(_) => Some(Span::styled(
+            format!(" · {}", s::NOT_VERIFIED),
+            theme::ERROR,
+        )),
+        Verification::NotChecked => None,
+    };
+    let goal_width = goal.as_ref().map_or(0, Span::width);
+    let text_room = room
+        .saturating_sub(label.chars().count() + goal_width)
+        .max(4);
     let (text, style) = match trace.outcome() {
-        Some(Outcome::Answered(answer)) => {
-            (s::outcome_answer(&one_line(answer, 24)), theme::ANSWER)
-        }
+        Some(Outcome::Answered(answer)) => (
+            // Two columns for the quotes.
+            s::outcome_answer(&one_line(answer, text_room.saturating_sub(2))),
+            theme::ANSWER,
+        ),
         Some(Outcome::BudgetExhausted) => (
             format!("{} · {}", s::OUTCOME_NONE, s::NOT_AN_ANSWER),
             theme::NONE,
         ),
         Some(Outcome::Stopped(_)) => {
-            let reply_stop = trace.steps.iter().rev().find_map(|st| match &st.event {
-                Event::Check { stop_reason, .. } => Some(one_line(stop_reason, 24)),
-                _ => None,
-            });
-            (
-                s::outcome_stopped(&reply_stop.unwrap_or_default()),
-                theme::STOPPED,
-            )
+            // Name the stop reason when the check is what stopped the run.
+            let at_check = trace
+                .steps
+                .iter()
+                .rev()
+                .nth(1)
+                .and_then(|st| match &st.event {
+                    Event::Check { stop_reason, .. } => Some(one_line(stop_reason, 24)),
+                    _ => None,
+                });
+            let text = match at_check {
+                Some(reason) => s::outcome_stopped(&reason),
+                None => s::OUTCOME_STOPPED.to_owned(),
+            };
+            (text, theme::STOPPED)
         }
         Some(Outcome::RecordingEnded) => (s::OUTCOME_RECORDING_ENDED.to_owned(), theme::STOPPED),
         Some(Outcome::Rejected(_)) | None => (s::OUTCOME_REJECTED.to_owned(), theme::NONE),
     };
-    let mut spans = vec![label, Span::styled(text, style)];
-    match app.transcript().verify(trace) {
-        Verification::Verified => {
-            spans.push(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL))
-        }
-        Verification::NotVerified(_) => spans.push(Span::styled(
-            format!(" · {}", s::NOT_VERIFIED),
-            theme::ERROR,
-        )),
-        Verification::NotChecked => {}
-    }
+    let mut spans = vec![Span::styled(label, theme::LABEL), Span::styled(text, style)];
+    spans.extend(goal);
     Line::from(spans)
 }

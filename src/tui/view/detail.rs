@@ -235,6 +235,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 s::detail_no_turn_left(app.calls_so_far() + 1, *max_turns),
                 theme::TEXT,
             ),
+            Line::styled(s::DETAIL_NONE_MEANS, theme::TEXT),
         ],
         Event::Stopped { reason } => {
             vec![Line::styled(one_line(reason, FOLD_CHARS), theme::STOPPED)]

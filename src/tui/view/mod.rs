@@ -22,8 +22,10 @@ pub use budget::{BudgetState, budget_gauge};
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
-/// Rows that every layout gives to the one-line and caption areas.
-const FIXED_ROWS: u16 = 1 + 1 + 1 + 3 + 1;
+/// Rows for a caption of one or two sentences at 80 columns.
+const CAPTION_ROWS: u16 = 4;
+/// Rows that every layout gives to the one-line areas and the caption.
+const FIXED_ROWS: u16 = 1 + 1 + 1 + CAPTION_ROWS + 1;
 const DIAGRAM_ROWS: u16 = 9;
 
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -49,7 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Constraint::Length(middle_rows),
         Constraint::Length(flexible - middle_rows),
         Constraint::Length(1),
-        Constraint::Length(3),
+        Constraint::Length(CAPTION_ROWS),
         Constraint::Length(1),
     ])
     .areas(area);

@@ -12,14 +12,23 @@ use crate::tui::theme;
 
 pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
     let (index, count) = app.runs();
-    let right = format!(
-        " {} · {} ",
-        s::run_position(index, count),
-        s::check_label(app.config().check)
-    );
     let label = (format!(" {} │ ", s::APP_NAME), theme::TITLE);
     let title = (&app.transcript().title, Style::new());
-    let styles = (theme::TITLE_BAR, theme::TITLE_BAR);
+    // A deliberate mistake turns the bar red and names itself.
+    let (right, styles) = match app.config().mistake {
+        Some(mistake) => (
+            s::mistake_banner(mistake.name()),
+            (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
+        ),
+        None => (
+            format!(
+                " {} · {} ",
+                s::run_position(index, count),
+                s::check_label(app.config().check)
+            ),
+            (theme::TITLE_BAR, theme::TITLE_BAR),
+        ),
+    };
     two_sided(frame, area, label, title, right, styles);
 }
 
