@@ -56,7 +56,7 @@ pub struct Cli {
 pub enum Command {
     /// Open the teaching screen on a run (this is what `loopstep` alone does).
     Play {
-        /// A built-in run (see `loopstep list`) or the path of a transcript file.
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
         #[arg(default_value = DEFAULT_RUN)]
         run: String,
         #[command(flatten)]
@@ -67,7 +67,7 @@ pub enum Command {
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
-        /// A built-in run (see `loopstep list`) or the path of a transcript file.
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
         run: String,
         #[command(flatten)]
         loop_flags: LoopFlags,
@@ -263,19 +263,21 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
                 .map(|t| t.replay(loop_flags.config(t)))
                 .collect();
             match format {
-                Format::Text => print!("{}", report::text(&source, &traces)),
-                Format::Json => println!("{}", pretty(&report::json(&source, &traces))?),
+                Format::Text => emit(&report::text(&source, &traces))?,
+                Format::Json => emit(&(pretty(&report::json(&source, &traces))? + "\n"))?,
             }
         }
         Command::List => {
+            let mut listing = String::new();
             for name in BUILTIN_NAMES {
                 let transcript = builtin(name).context("a built-in run is missing")??;
-                println!("{name:<24} {}", transcript.description);
+                listing.push_str(&format!("{name:<24} {}\n", transcript.description));
             }
+            emit(&listing)?;
         }
         Command::Validate { path, from } => {
             let source = open(&path, from.map(FromFormat::format))?;
-            print!("{}", report::summary(&path, &source));
+            emit(&report::summary(&path, &source))?;
         }
         Command::Import { file, output, from } => {
             let source = open(&file, from.map(FromFormat::format))?;
@@ -292,11 +294,21 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
                     eprint!("{}", report::summary(&file, &source));
                     eprintln!("wrote {}", path.display());
                 }
-                None => print!("{text}"),
+                None => emit(&text)?,
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes to standard output. A reader that went away (`| head`) is not an
+/// error worth a message: the output was simply not wanted any more.
+fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => result.context("could not write to standard output"),
+    }
 }
 
 fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {

@@ -432,3 +432,17 @@ fn mistakes_can_be_made_from_the_command_line() {
         &["invalid value 'typo'"],
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_crash() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_loopstep"))
+        .args(["run", "always-search", "--mistake", "no-budget"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // like `| head -0`
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
