@@ -9,6 +9,26 @@ pub const QUESTION: &str = "question";
 pub const MODEL: &str = "model";
 
 pub const LOOP_TITLE: &str = "the loop";
+pub const TURNS_SO_FAR: &str = "turns so far";
+pub const TURN_CALLING: &str = "calling…";
+pub fn turn_line(turn: u32, what: &str) -> String {
+    format!("{turn:>2}  {what}")
+}
+pub fn turn_tools(stop_reason: &str, tools: usize) -> String {
+    format!("{stop_reason} → {tools} tool{}", plural(tools))
+}
+pub fn turn_continue(stop_reason: &str) -> String {
+    format!("{stop_reason} → again")
+}
+pub fn turn_answer(stop_reason: &str) -> String {
+    format!("{stop_reason} → answer")
+}
+pub fn turn_stop(stop_reason: &str) -> String {
+    format!("{stop_reason} → stop")
+}
+pub fn turn_budget() -> String {
+    "no turn left → None".to_owned()
+}
 pub const MESSAGES_TITLE: &str = "messages";
 pub const HELP_TITLE: &str = "keys";
 pub const HELP_CLOSE: &str = "? or Esc closes";

@@ -17,6 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 use crate::engine::{Event, Verdict};
+use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::strings as s;
 use crate::tui::theme;
@@ -114,7 +115,7 @@ fn position(app: &App) -> (Node, Option<Edge>) {
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let (current, taken) = position(app);
-    let text: Vec<Line> = lines()
+    let mut text: Vec<Line> = lines()
         .into_iter()
         .map(|parts| {
             let spans: Vec<Span> = parts
@@ -134,8 +135,60 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             Line::from(spans)
         })
         .collect();
+    // Below the diagram, where there is room: the turns so far, newest last.
+    let room = (area.height as usize).saturating_sub(2 + text.len() + 2);
+    if room > 0 {
+        text.push(Line::raw(""));
+        text.push(Line::styled(s::TURNS_SO_FAR, theme::LABEL));
+        let turns = turn_lines(app);
+        let skip = turns.len().saturating_sub(room);
+        text.extend(turns.into_iter().skip(skip));
+    }
     let block = Block::bordered()
         .border_style(theme::BORDER)
         .title(Span::styled(format!(" {} ", s::LOOP_TITLE), theme::TITLE));
     frame.render_widget(Paragraph::new(text).block(block), area);
+}
+
+/// One line per turn reached so far: what the check read and what followed.
+fn turn_lines(app: &App) -> Vec<Line<'static>> {
+    let steps = &app.trace().steps[..=app.cursor()];
+    let current = app.step().turn;
+    let last = steps.last().map_or(0, |s| s.turn);
+    (0..=last)
+        .map(|turn| {
+            let in_turn = || steps.iter().filter(move |s| s.turn == turn);
+            let tools = in_turn()
+                .filter(|s| matches!(s.event, Event::Dispatch { .. }))
+                .count();
+            let checked = in_turn().find_map(|s| match &s.event {
+                Event::Check {
+                    stop_reason,
+                    verdict,
+                } => Some((stop_reason.as_str(), verdict)),
+                _ => None,
+            });
+            let exit = in_turn()
+                .find(|s| s.event.phase().is_exit())
+                .map(|s| &s.event);
+            let what = match (checked, exit) {
+                (_, Some(Event::BudgetExhausted { .. })) => s::turn_budget(),
+                (Some((stop, Verdict::Dispatch)), _) => s::turn_tools(stop, tools),
+                (Some((stop, Verdict::Continue)), _) => s::turn_continue(stop),
+                (Some((stop, Verdict::Answer)), _) => s::turn_answer(stop),
+                (Some((stop, Verdict::Stop { .. })), _) => s::turn_stop(stop),
+                (None, Some(exit)) => exit.phase().as_str().to_owned(),
+                (None, None) => s::TURN_CALLING.to_owned(),
+            };
+            let style = if turn == current {
+                theme::TITLE
+            } else {
+                theme::LABEL
+            };
+            Line::styled(
+                one_line(&s::turn_line(turn, &what), WIDTH as usize - 2),
+                style,
+            )
+        })
+        .collect()
 }
