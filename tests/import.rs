@@ -350,3 +350,35 @@ fn the_format_can_be_forced() {
         "{wrong}"
     );
 }
+
+#[test]
+fn a_reused_tool_call_id_is_reported_and_the_api_rejects_the_replay() {
+    let path = std::env::temp_dir().join(format!("loopstep-dup-{}.json", std::process::id()));
+    let conversation = serde_json::json!([
+        {"role": "user", "content": "Look both up."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "a"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "A"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "b"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "B"}]},
+        {"role": "assistant", "content": "Done."}
+    ]);
+    std::fs::write(&path, conversation.to_string()).unwrap();
+    let source = open(path.to_str().unwrap(), None).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let run = &source.runs[0];
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.contains("`dup` is used more than once")),
+        "{:?}",
+        run.notes
+    );
+    let trace = replay(run);
+    match trace.outcome() {
+        Some(Outcome::Rejected(rejection)) => {
+            assert_eq!(rejection.ids, ["dup"]);
+            assert!(rejection.problem.contains("more than once"));
+        }
+        other => panic!("expected the API's rejection, got {other:?}"),
+    }
+}

@@ -437,11 +437,17 @@ fn the_final_screen_of_every_built_in_run() {
             screen(name, 80, 24, &["End"])
         );
     }
-    // Where the two checks part ways, the lesson's check has its own ending.
-    for name in ["max-tokens", "refusal", "pause-turn"] {
+    // And under the lesson's check; where the two part ways, the ending differs.
+    for name in BUILTIN_NAMES {
         let lesson = screen(name, 80, 24, &["c", "End"]);
         assert!(lesson.contains("lesson check"));
-        assert_ne!(lesson, screen(name, 80, 24, &["End"]));
+        let production = screen(name, 80, 24, &["End"]);
+        let outcome = |text: &str| {
+            let start = text.find("outcome:").expect("an outcome is shown");
+            text[start..].lines().next().unwrap().to_owned()
+        };
+        let diverges = ["max-tokens", "refusal", "pause-turn"].contains(&name);
+        assert_eq!(outcome(&lesson) != outcome(&production), diverges, "{name}");
         insta::assert_snapshot!(format!("final_{name}_lesson_80x24"), lesson);
     }
 }
@@ -462,6 +468,23 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     );
     let back = drive(&mut app, 80, 24, &["M", "End"]).backend().to_string();
     assert_eq!(back, correct);
+
+    // From any mistake, M restores the run's normal ending.
+    for (presses, run) in [
+        (1, "aurora-run"),
+        (2, "aurora-run"),
+        (3, "parallel-tools"),
+        (4, "aurora-run"),
+        (5, "always-search"),
+    ] {
+        let normal = screen(run, 80, 24, &["End"]);
+        let mut keys = vec!["m"; presses];
+        keys.push("End");
+        let mistaken = screen(run, 80, 24, &keys);
+        assert_ne!(mistaken, normal, "{run} after {presses} × m");
+        keys.extend(["M", "End"]);
+        assert_eq!(screen(run, 80, 24, &keys), normal, "{run}: M restores it");
+    }
 
     // m walks through every mistake and then back to the correct loop.
     let mut app = app_on("aurora-run");
