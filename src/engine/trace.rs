@@ -240,10 +240,4 @@ impl Trace {
             .filter(|s| s.event.phase() == phase)
             .count()
     }
-
-    /// The conversation as it stood after step `index`.
-    pub fn messages_after(&self, index: usize) -> &[Message] {
-        let len = self.steps.get(index).map_or(1, |s| s.messages);
-        &self.messages[..len.min(self.messages.len())]
-    }
 }
