@@ -375,7 +375,10 @@ fn replays_are_identical_and_steps_point_into_one_conversation() {
     for (i, step) in a.steps.iter().enumerate() {
         assert!(step.messages >= previous, "messages only grow");
         previous = step.messages;
-        assert!(step.messages <= a.messages.len(), "step {i} points into the conversation");
+        assert!(
+            step.messages <= a.messages.len(),
+            "step {i} points into the conversation"
+        );
     }
     assert!(a.steps.last().unwrap().event.phase().is_exit());
     assert_eq!(

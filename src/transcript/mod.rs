@@ -179,6 +179,18 @@ pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadErro
     import::load(&text, &path.display().to_string(), &name, from)
 }
 
+/// `value` if validation found no problem, else every problem found.
+fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadError> {
+    if problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(LoadError::Invalid {
+            origin: origin.to_owned(),
+            problems,
+        })
+    }
+}
+
 fn read_file(path: &Path) -> Result<String, LoadError> {
     std::fs::read_to_string(path).map_err(|source| LoadError::Read {
         path: path.to_owned(),
@@ -217,14 +229,7 @@ impl Transcript {
                 })
             })
             .collect();
-        if problems.is_empty() {
-            Ok(runs)
-        } else {
-            Err(LoadError::Invalid {
-                origin: origin.to_owned(),
-                problems,
-            })
-        }
+        valid(runs, problems, origin)
     }
 
     /// Parses and validates JSON text; `origin` names it in messages.
@@ -248,14 +253,7 @@ impl Transcript {
             from_json(text, origin)?
         };
         let problems = validate::problems(&transcript);
-        if problems.is_empty() {
-            Ok(transcript)
-        } else {
-            Err(LoadError::Invalid {
-                origin: origin.to_owned(),
-                problems,
-            })
-        }
+        valid(transcript, problems, origin)
     }
 
     /// Replays the run through the real loop with the scripted model.
