@@ -1,6 +1,8 @@
 //! The command line: subcommands, flags, and what each exit code means.
 
+use std::ffi::OsString;
 use std::num::NonZeroU32;
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -19,7 +21,7 @@ pub const DEFAULT_RUN: &str = "aurora-run";
 const EXAMPLES: &str = "\
 Examples:
   loopstep                              open the screen on the multi-step demo (aurora-run)
-  loopstep play paris --max-turns 1     open the screen on another run, with a budget
+  loopstep paris --max-turns 1          open the screen on another run (play is implied)
   loopstep run aurora-run               print every step of the demo, headless
   loopstep run aurora-run --max-turns 2 the same run with a budget of two calls: result None
   loopstep run paris --format json      the one-shot run as JSON
@@ -206,6 +208,26 @@ impl LoopFlags {
     }
 }
 
+/// `loopstep paris` and `loopstep --max-turns 2` mean `loopstep play …`:
+/// a run name, a file or a loop flag where a command would be.
+pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1).and_then(|a| a.to_str()) else {
+        return args;
+    };
+    let flag = first.split('=').next().unwrap_or(first);
+    let implies_play = if first.starts_with('-') {
+        ["--max-turns", "--check", "--mistake", "--from"].contains(&flag)
+    } else {
+        let command = <Cli as clap::CommandFactory>::command();
+        let is_command = command.get_subcommands().any(|c| c.get_name() == first);
+        !is_command && (builtin(first).is_some() || Path::new(first).exists())
+    };
+    if implies_play {
+        args.insert(1, "play".into());
+    }
+    args
+}
+
 /// The runs the screen can switch between: the built-ins, then the runs of
 /// the opened file if it is not one of them; and the index of the one to open.
 fn screen_runs(
@@ -349,5 +371,39 @@ impl From<LoadError> for Failure {
 impl From<anyhow::Error> for Failure {
     fn from(e: anyhow::Error) -> Self {
         Failure::Other(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn implied(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(OsString::from).collect();
+        with_play_implied(args)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_run_name_or_loop_flag_alone_means_play() {
+        assert_eq!(
+            implied(&["loopstep", "paris"]),
+            ["loopstep", "play", "paris"]
+        );
+        assert_eq!(
+            implied(&["loopstep", "--max-turns=2"]),
+            ["loopstep", "play", "--max-turns=2"]
+        );
+        assert_eq!(
+            implied(&["loopstep", "run", "paris"]),
+            ["loopstep", "run", "paris"]
+        );
+        assert_eq!(implied(&["loopstep", "list"]), ["loopstep", "list"]);
+        assert_eq!(implied(&["loopstep", "--help"]), ["loopstep", "--help"]);
+        // Not a run or file: left for clap to explain (and suggest `list`).
+        assert_eq!(implied(&["loopstep", "lst"]), ["loopstep", "lst"]);
+        assert_eq!(implied(&["loopstep"]), ["loopstep"]);
     }
 }

@@ -1,11 +1,11 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use loopstep::cli::{Cli, Command, DEFAULT_RUN, LoopFlags, execute};
+use loopstep::cli::{Cli, Command, DEFAULT_RUN, LoopFlags, execute, with_play_implied};
 use loopstep::text::sanitize;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(with_play_implied(std::env::args_os().collect()));
     let command = cli.command.unwrap_or(Command::Play {
         run: DEFAULT_RUN.to_owned(),
         loop_flags: LoopFlags::default(),
