@@ -113,8 +113,9 @@ fn aurora_run_lowered_live_to_two_turns() {
         Color::Red,
         "the label sits on the red bar"
     );
-    let (x, y) = find(&buffer, "None · not an answer");
-    assert_eq!(buffer[(x, y)].fg, Color::Red);
+    let (x, y) = find(&buffer, "outcome: None");
+    assert_eq!(buffer[(x + "outcome: ".len() as u16, y)].fg, Color::Red);
+    find(&buffer, "spent → None, not an answer");
 }
 
 #[test]

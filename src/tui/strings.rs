@@ -9,6 +9,11 @@ pub const QUESTION: &str = "question";
 pub const MODEL: &str = "model";
 
 pub const LOOP_TITLE: &str = "the loop";
+// Block kinds keep the API's own names: they are what a class will see in logs.
+pub const KIND_TOOL_USE: &str = "tool_use";
+pub const KIND_TOOL_RESULT: &str = "tool_result";
+pub const KIND_THINKING: &str = "thinking";
+pub const EMPTY_MESSAGE: &str = "(empty)";
 pub const TURNS_SO_FAR: &str = "turns so far";
 pub const TURN_CALLING: &str = "calling…";
 pub fn turn_line(turn: u32, what: &str) -> String {
@@ -111,7 +116,7 @@ pub fn gauge_last(used: usize, max: u32) -> String {
 }
 
 pub fn gauge_spent(used: usize, max: u32) -> String {
-    format!("model calls {used} / max_turns {max} · spent: None")
+    format!("model calls {used} / max_turns {max} · spent → None, not an answer")
 }
 
 // Outcomes.
@@ -129,7 +134,6 @@ pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
 pub const OUTCOME_REJECTED: &str = "rejected by the API";
 pub const VERIFIED: &str = "verified";
 pub const NOT_VERIFIED: &str = "NOT verified";
-pub const NOT_AN_ANSWER: &str = "not an answer";
 
 // Detail pane.
 pub const NOTE: &str = "note: ";

@@ -98,10 +98,8 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
             s::outcome_answer(&one_line(answer, text_room.saturating_sub(2))),
             theme::ANSWER,
         ),
-        Some(Outcome::BudgetExhausted) => (
-            format!("{} · {}", s::OUTCOME_NONE, s::NOT_AN_ANSWER),
-            theme::NONE,
-        ),
+        // The gauge beside it says that None is not an answer.
+        Some(Outcome::BudgetExhausted) => (s::OUTCOME_NONE.to_owned(), theme::NONE),
         Some(Outcome::Stopped(_)) => {
             // Name the stop reason when the check is what stopped the run.
             let at_check = trace

@@ -261,7 +261,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
             Block::ToolUse { id, name, input } => Line::from(vec![
-                Span::styled("tool_use ", theme::BLOCK_KIND),
+                Span::styled(format!("{} ", s::KIND_TOOL_USE), theme::BLOCK_KIND),
                 Span::raw(format!(
                     "{} {} ",
                     one_line(id, SHORT),
@@ -274,7 +274,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                 content,
                 is_error,
             } => Line::from(vec![
-                Span::styled("tool_result ", theme::BLOCK_KIND),
+                Span::styled(format!("{} ", s::KIND_TOOL_RESULT), theme::BLOCK_KIND),
                 Span::raw(format!("{} ", one_line(tool_use_id, SHORT))),
                 Span::styled(
                     text(content),

@@ -77,7 +77,7 @@ fn message_rows(
     let prefix = 1 + number_width + 1 + ROLE_WIDTH;
     let room = width.saturating_sub(prefix);
     let blocks: Vec<Vec<Span<'static>>> = if message.content.is_empty() {
-        vec![vec![Span::styled("(empty)", theme::LABEL)]]
+        vec![vec![Span::styled(s::EMPTY_MESSAGE, theme::LABEL)]]
     } else {
         message
             .content
@@ -113,14 +113,14 @@ fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
     match block {
         Block::Text { text } => vec![Span::styled(one_line(text, room), theme::TEXT)],
         Block::Thinking { thinking } => vec![Span::styled(
-            format!("thinking {}", one_line(thinking, rest(9))),
+            format!("{} {}", s::KIND_THINKING, one_line(thinking, rest(9))),
             theme::THINKING,
         )],
         Block::ToolUse { id, name, input } => {
             let head = format!(" {} {} ", short_id(id), one_line(name, 20));
             let used = 8 + head.chars().count();
             vec![
-                kind("tool_use"),
+                kind(s::KIND_TOOL_USE),
                 Span::raw(head),
                 Span::styled(one_line(&input.to_string(), rest(used)), theme::LABEL),
             ]
@@ -138,7 +138,7 @@ fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
                 theme::LABEL
             };
             vec![
-                kind("tool_result"),
+                kind(s::KIND_TOOL_RESULT),
                 Span::raw(head),
                 Span::styled(one_line(content, rest(used)), style),
             ]
