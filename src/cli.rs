@@ -204,6 +204,8 @@ impl LoopFlags {
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
+            // https://no-color.org: present and not empty.
+            monochrome: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         }
     }
 }

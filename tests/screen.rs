@@ -523,3 +523,38 @@ fn the_mistake_caption_appears_where_the_damage_is_done() {
     assert!(capped.contains("safety cap of 100"), "{capped}");
     insta::assert_snapshot!("mistake_no_budget_always_search_80x24", capped);
 }
+
+#[test]
+fn no_color_draws_without_colour_but_keeps_the_highlights() {
+    let settings = Settings {
+        monochrome: true,
+        ..Settings::default()
+    };
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "aurora-run")
+        .unwrap();
+    let mut app = App::new(builtins(), index, settings);
+    let terminal = drive(&mut app, 80, 24, &["Right"]);
+    let buffer = buffer(&terminal);
+    for cell in buffer.content() {
+        assert_eq!(
+            (cell.fg, cell.bg),
+            (Color::Reset, Color::Reset),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+    // The current phase is still marked, now by reversing it.
+    let (x, y) = find(&buffer, "check ─");
+    assert!(
+        buffer[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    );
+    assert_eq!(
+        terminal.backend().to_string(),
+        screen("aurora-run", 80, 24, &["Right"]),
+        "the same text"
+    );
+}

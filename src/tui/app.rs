@@ -19,6 +19,8 @@ pub struct Settings {
     pub max_turns: Option<NonZeroU32>,
     pub check: CheckPolicy,
     pub mistake: Option<Mistake>,
+    /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
+    pub monochrome: bool,
 }
 
 /// What the detail pane shows for a step.
@@ -58,6 +60,7 @@ pub struct App {
     pub detail_scroll: usize,
     pub show_help: bool,
     pub should_quit: bool,
+    pub monochrome: bool,
 }
 
 impl App {
@@ -86,6 +89,7 @@ impl App {
             detail_scroll: 0,
             show_help: false,
             should_quit: false,
+            monochrome: settings.monochrome,
         };
         app.count_chars();
         app

@@ -1,6 +1,7 @@
 //! Every colour and emphasis on the screen, by meaning. Colours are the 16
 //! basic ANSI ones, so a projector's theme and a light terminal both work.
 
+use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
 
 pub const TITLE_BAR: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
@@ -36,10 +37,23 @@ pub const ERROR: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD
 /// The message the current step added.
 pub const JUST_ADDED: Style = Style::new().bg(Color::Blue);
 
-pub const GAUGE_LEFT: Style = Style::new().fg(Color::Green).bg(Color::Black);
-pub const GAUGE_LAST: Style = Style::new().fg(Color::Yellow).bg(Color::Black);
-pub const GAUGE_SPENT: Style = Style::new().fg(Color::Red).bg(Color::Black);
+pub const GAUGE_LEFT: Style = Style::new().fg(Color::Green);
+pub const GAUGE_LAST: Style = Style::new().fg(Color::Yellow);
+pub const GAUGE_SPENT: Style = Style::new().fg(Color::Red);
 
 pub const ANSWER: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
 pub const NONE: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 pub const STOPPED: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+
+/// Removes every colour from a drawn frame for terminals that ask for none
+/// (`NO_COLOR`). What a background colour marked (the current phase, the
+/// message just added, the gauge's label) is shown reversed instead.
+pub fn monochrome(buffer: &mut Buffer) {
+    for cell in &mut buffer.content {
+        if cell.bg != Color::Reset {
+            cell.modifier.insert(Modifier::REVERSED);
+        }
+        cell.fg = Color::Reset;
+        cell.bg = Color::Reset;
+    }
+}

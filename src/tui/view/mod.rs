@@ -15,6 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::App;
 use super::strings as s;
+use super::theme;
 
 pub use budget::{BudgetState, budget_gauge};
 
@@ -68,5 +69,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     help::render_footer(frame, footer);
     if app.show_help {
         help::render_overlay(frame, area);
+    }
+    if app.monochrome {
+        theme::monochrome(frame.buffer_mut());
     }
 }
