@@ -180,3 +180,19 @@ fn what_loopstep_refuses_the_schema_refuses() {
         "a reply holds no tool_result"
     );
 }
+
+#[test]
+fn a_transcript_may_name_its_schema() {
+    let doc = json!({
+        "$schema": "../transcripts/transcript.schema.json",
+        "version": 1, "id": "x", "title": "x", "question": "q", "model": "m", "max_turns": 1,
+        "replies": [{"content": [{"type": "text", "text": "a"}], "stop_reason": "end_turn"}]
+    });
+    assert!(check(&doc).is_empty());
+    let t = loopstep::transcript::Transcript::parse(&doc.to_string(), "with $schema").unwrap();
+    assert_eq!(t.replay(t.default_config()).result(), Some("a"));
+    let scenario =
+        json!({"$schema": "s.json", "version": 1, "id": "y", "title": "y", "base": "paris"});
+    assert!(check(&scenario).is_empty());
+    assert!(loopstep::transcript::Transcript::parse(&scenario.to_string(), "scenario").is_ok());
+}

@@ -29,6 +29,9 @@ pub const FORMAT_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Transcript {
+    /// Where an editor finds the JSON Schema; loopstep ignores it.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     pub version: u32,
     pub id: String,
     pub title: String,
@@ -140,6 +143,8 @@ pub struct Expectation {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Scenario {
+    #[serde(rename = "$schema", default)]
+    _schema: Option<String>,
     version: u32,
     id: String,
     title: String,

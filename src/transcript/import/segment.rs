@@ -283,6 +283,7 @@ impl RunBuilder {
         }
         let turns = (self.replies.len() as u32 + 1).max(10);
         Transcript {
+            schema: None,
             version: FORMAT_VERSION,
             id: f.id,
             title: f.title,
