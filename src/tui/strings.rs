@@ -324,9 +324,14 @@ pub fn caption_append(results: usize) -> String {
          it answers. Then the loop turns again."
             .to_owned()
     } else {
+        let all = if results == 2 {
+            "Both results".to_owned()
+        } else {
+            format!("All {results} results")
+        };
         format!(
-            "Append: all {results} results go back together in one user message; sent one by \
-             one, the API would reject the request. Then the loop turns again."
+            "Append: {all} go back together in one user message; sent one by one, the API \
+             would reject the request. Then the loop turns again."
         )
     }
 }
