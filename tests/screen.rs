@@ -397,6 +397,10 @@ fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
         "{scrolled}"
     );
     assert!(!scrolled.contains("line 1 of a long"));
+    // Scrolling stops at the end, so one page back up is one press away.
+    drive(&mut app, 80, 40, &["J"; 20]);
+    let back_up = drive(&mut app, 80, 40, &["K"]).backend().to_string();
+    assert!(!back_up.contains("line 40 of a long web page"), "{back_up}");
     assert_eq!(
         app.trace().tool_calls(),
         1,

@@ -9,7 +9,10 @@ use std::num::NonZeroU32;
 use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Step, Trace};
 use crate::transcript::Transcript;
 
+use ratatui::layout::Rect;
+
 use super::keymap::Action;
+use super::view;
 use crate::wire::Shape;
 
 /// How the screen sets up the loop when it opens.
@@ -61,6 +64,8 @@ pub struct App {
     pub show_help: bool,
     pub should_quit: bool,
     pub monochrome: bool,
+    /// The terminal's size, so that scrolling stops where the content does.
+    screen: Rect,
 }
 
 impl App {
@@ -90,6 +95,7 @@ impl App {
             show_help: false,
             should_quit: false,
             monochrome: settings.monochrome,
+            screen: Rect::new(0, 0, view::MIN_WIDTH, view::MIN_HEIGHT),
         };
         app.count_chars();
         app
@@ -208,6 +214,13 @@ impl App {
         self.detail_scroll = 0;
     }
 
+    /// Keeps the detail pane's scroll within its content.
+    fn clamp_detail_scroll(&mut self) {
+        self.detail_scroll = self
+            .detail_scroll
+            .min(view::detail_scroll_limit(self, self.screen));
+    }
+
     fn move_to(&mut self, index: usize) {
         self.cursor = index.min(self.trace.steps.len() - 1);
         self.scroll_back = 0;
@@ -222,6 +235,7 @@ pub fn update(app: &mut App, action: Action) {
     if app.show_help {
         // The help is modal: it closes on its own keys, and quitting still works.
         match action {
+            Action::Resize(width, height) => app.screen = Rect::new(0, 0, width, height),
             Action::ToggleHelp | Action::Back => app.show_help = false,
             Action::Quit => app.should_quit = true,
             _ => {}
@@ -289,13 +303,23 @@ pub fn update(app: &mut App, action: Action) {
             app.scroll_back = (app.scroll_back + 1).min(shown - 1);
         }
         Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
-        Action::DetailDown => app.detail_scroll += DETAIL_PAGE,
+        Action::DetailDown => {
+            app.detail_scroll += DETAIL_PAGE;
+            app.clamp_detail_scroll();
+        }
         Action::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(DETAIL_PAGE),
         Action::ToggleWire => {
             app.detail = app.detail.next();
             app.detail_scroll = 0;
         }
-        Action::ToggleExpand => app.expanded = !app.expanded,
+        Action::ToggleExpand => {
+            app.expanded = !app.expanded;
+            app.clamp_detail_scroll();
+        }
+        Action::Resize(width, height) => {
+            app.screen = Rect::new(0, 0, width, height);
+            app.clamp_detail_scroll();
+        }
         Action::ToggleHelp => app.show_help = true,
         Action::Back | Action::Quit => app.should_quit = true,
     }

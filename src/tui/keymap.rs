@@ -37,6 +37,8 @@ pub enum Action {
     ToggleHelp,
     /// Esc: closes the help if it is open, else quits.
     Back,
+    /// The terminal changed size (not a key: it comes from the event loop).
+    Resize(u16, u16),
     Quit,
 }
 

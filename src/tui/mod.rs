@@ -53,18 +53,23 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
+    let size = terminal.size()?;
+    update(app, Action::Resize(size.width, size.height));
     loop {
         terminal.draw(|frame| view::draw(frame, app))?;
-        // A resize needs nothing but the redraw at the top of the loop.
+        // Every event, a resize included, is followed by a redraw at the top.
         let Some(event) = events
             .next_event()
             .context("could not read from the terminal")?
         else {
             return Ok(());
         };
-        if let TermEvent::Key(key) = event
-            && let Some(action) = action_for(key)
-        {
+        let action = match event {
+            TermEvent::Key(key) => action_for(key),
+            TermEvent::Resize(width, height) => Some(Action::Resize(width, height)),
+            _ => None,
+        };
+        if let Some(action) = action {
             update(app, action);
         }
         if app.should_quit {

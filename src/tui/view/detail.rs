@@ -24,19 +24,34 @@ const FOLD_CHARS: usize = 400;
 /// Identifiers, names and other short fields are cut here.
 const SHORT: usize = 120;
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let step = app.step();
-    let lines = match app.detail {
+fn content(app: &App) -> Vec<Line<'static>> {
+    match app.detail {
         DetailView::Summary => summary(app),
         DetailView::Wire(shape) => wire_view::lines(app, shape),
-    };
+    }
+}
+
+/// Rows the content takes once wrapped in `area`, near enough to bound the
+/// scrolling, and the rows the pane shows.
+fn measure(lines: &[Line], area: Rect) -> (usize, usize) {
     let inner_width = area.width.saturating_sub(2).max(1) as usize;
-    let inner_height = area.height.saturating_sub(2) as usize;
-    // Rows once wrapped, near enough to bound the scrolling.
-    let rows: usize = lines
+    let rows = lines
         .iter()
         .map(|l| l.width().div_ceil(inner_width).max(1))
         .sum();
+    (rows, area.height.saturating_sub(2) as usize)
+}
+
+/// How many rows the pane at `area` can scroll past.
+pub fn scroll_limit(app: &App, area: Rect) -> usize {
+    let (rows, shown) = measure(&content(app), area);
+    rows.saturating_sub(shown)
+}
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let step = app.step();
+    let lines = content(app);
+    let (rows, inner_height) = measure(&lines, area);
     let scroll = app.detail_scroll.min(rows.saturating_sub(inner_height));
     let mut title = s::step_title(
         app.cursor(),

@@ -29,20 +29,22 @@ const CAPTION_ROWS: u16 = 4;
 const FIXED_ROWS: u16 = 1 + 1 + 1 + CAPTION_ROWS + 1;
 const DIAGRAM_ROWS: u16 = 9;
 
-pub fn draw(frame: &mut Frame, app: &App) {
-    let area = frame.area();
+/// Where each panel goes on a screen of a given size.
+struct Areas {
+    title: Rect,
+    question: Rect,
+    diagram: Rect,
+    messages: Rect,
+    detail: Rect,
+    budget: Rect,
+    caption: Rect,
+    footer: Rect,
+}
+
+/// The layout, or `None` when the screen is below the minimum size.
+fn areas(area: Rect) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let message = s::too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
-        let paragraph = Paragraph::new(message)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true });
-        let middle = Rect {
-            y: area.height / 2 - area.height.min(2) / 2,
-            height: area.height.min(3),
-            ..area
-        };
-        frame.render_widget(paragraph, middle);
-        return;
+        return None;
     }
     let flexible = area.height - FIXED_ROWS;
     let middle_rows = (flexible * 3 / 5).max(DIAGRAM_ROWS);
@@ -58,15 +60,46 @@ pub fn draw(frame: &mut Frame, app: &App) {
     .areas(area);
     let [diagram, messages] =
         Layout::horizontal([Constraint::Length(diagram::WIDTH), Constraint::Fill(1)]).areas(middle);
+    Some(Areas {
+        title,
+        question,
+        diagram,
+        messages,
+        detail,
+        budget,
+        caption,
+        footer,
+    })
+}
 
-    title::render_title(frame, title, app);
-    title::render_question(frame, question, app);
-    diagram::render(frame, diagram, app);
-    messages::render(frame, messages, app);
-    detail::render(frame, detail, app);
-    budget::render(frame, budget, app);
-    caption::render(frame, caption, app);
-    help::render_footer(frame, footer);
+/// How far the detail pane can scroll on a screen of this size.
+pub fn detail_scroll_limit(app: &App, screen: Rect) -> usize {
+    areas(screen).map_or(0, |a| detail::scroll_limit(app, a.detail))
+}
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let Some(areas) = areas(area) else {
+        let message = s::too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
+        let paragraph = Paragraph::new(message)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true });
+        let middle = Rect {
+            y: area.height / 2 - area.height.min(2) / 2,
+            height: area.height.min(3),
+            ..area
+        };
+        frame.render_widget(paragraph, middle);
+        return;
+    };
+    title::render_title(frame, areas.title, app);
+    title::render_question(frame, areas.question, app);
+    diagram::render(frame, areas.diagram, app);
+    messages::render(frame, areas.messages, app);
+    detail::render(frame, areas.detail, app);
+    budget::render(frame, areas.budget, app);
+    caption::render(frame, areas.caption, app);
+    help::render_footer(frame, areas.footer);
     if app.show_help {
         help::render_overlay(frame, area);
     }
