@@ -10,7 +10,7 @@ use super::message::{Block, Message, Reply, Role};
 
 /// A request the API refuses, with the message and tool ids at fault.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]
-#[error("messages[{message_index}]: {problem}: {}", ids.join(", "))]
+#[error("messages[{message_index}]: {problem}{}", if ids.is_empty() { String::new() } else { format!(": {}", ids.join(", ")) })]
 pub struct Rejection {
     pub message_index: usize,
     pub problem: String,
@@ -94,16 +94,23 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
         problem: problem.to_owned(),
         ids: ids.into_iter().map(str::to_owned).collect(),
     };
-    match messages.first() {
-        None => return Err(reject(0, "the request holds no message", vec![])),
-        Some(first) if first.role != Role::User => {
-            return Err(reject(
-                0,
-                "the first message must come from the user",
-                vec![],
-            ));
+    // A rule about tool ids holds when no id breaks it.
+    let holds = |message_index, problem: &str, ids: Vec<&str>| {
+        if ids.is_empty() {
+            Ok(())
+        } else {
+            Err(reject(message_index, problem, ids))
         }
-        Some(_) => {}
+    };
+    let Some(first) = messages.first() else {
+        return Err(reject(0, "the request holds no message", vec![]));
+    };
+    if first.role != Role::User {
+        return Err(reject(
+            0,
+            "the first message must come from the user",
+            vec![],
+        ));
     }
     let mut seen_ids = HashSet::new();
     // The tool_use ids of the previous message, waiting for their results.
@@ -115,70 +122,49 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
             Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.as_str()),
             _ => None,
         }));
-        if !asked.is_empty() {
-            let unanswered: Vec<&str> = asked
-                .iter()
-                .copied()
-                .filter(|id| message.role != Role::User || !answered.contains(id))
-                .collect();
-            if !unanswered.is_empty() {
-                return Err(reject(
-                    index - 1,
-                    "tool_use blocks have no tool_result in the next message",
-                    unanswered,
-                ));
-            }
-        }
-        let orphans: Vec<&str> = answered
+        let unanswered = asked
+            .iter()
+            .copied()
+            .filter(|id| message.role != Role::User || !answered.contains(id))
+            .collect();
+        holds(
+            index.saturating_sub(1),
+            "tool_use blocks have no tool_result in the next message",
+            unanswered,
+        )?;
+        let orphans = answered
             .iter()
             .copied()
             .filter(|id| !asked.contains(id))
             .collect();
-        if !orphans.is_empty() {
-            return Err(reject(
-                index,
-                "tool_result blocks answer no tool_use in the message just before",
-                orphans,
-            ));
-        }
-        let repeated: Vec<&str> = answered
+        holds(
+            index,
+            "tool_result blocks answer no tool_use in the message just before",
+            orphans,
+        )?;
+        let repeated = answered
             .iter()
             .enumerate()
             .filter(|(i, id)| answered[..*i].contains(id))
             .map(|(_, id)| *id)
             .collect();
-        if !repeated.is_empty() {
-            return Err(reject(
-                index,
-                "tool_use ids answered more than once",
-                repeated,
-            ));
-        }
+        holds(index, "tool_use ids answered more than once", repeated)?;
         asked.clear();
         if message.role == Role::Assistant {
             asked.extend(message.tool_calls().map(|c| c.id));
         }
-        let duplicates: Vec<&str> = message
+        let duplicates = message
             .tool_calls()
             .map(|c| c.id)
             .filter(|id| !seen_ids.insert(*id))
             .collect();
-        if !duplicates.is_empty() {
-            return Err(reject(
-                index,
-                "tool_use ids used more than once",
-                duplicates,
-            ));
-        }
+        holds(index, "tool_use ids used more than once", duplicates)?;
     }
-    if !asked.is_empty() {
-        return Err(reject(
-            messages.len() - 1,
-            "tool_use blocks have no tool_result in the next message",
-            asked,
-        ));
-    }
-    Ok(())
+    holds(
+        messages.len() - 1,
+        "tool_use blocks have no tool_result in the next message",
+        asked,
+    )
 }
 
 #[cfg(test)]
