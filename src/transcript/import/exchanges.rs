@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording, is_prompt};
-use super::wire::{Read, Reader, only_results, system_text, tool_definitions};
+use super::wire::{Read, Reader, folds_into, only_results, system_text, tool_definitions};
 use crate::engine::{Block, Message, Role, Usage};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,9 +288,7 @@ fn response_reply(
 /// Adds a message, folding consecutive results into one message.
 fn push_folded(messages: &mut Vec<Message>, message: Message) {
     match messages.last_mut() {
-        Some(last) if only_results(last) && only_results(&message) => {
-            last.content.extend(message.content)
-        }
+        Some(last) if folds_into(last, &message) => last.content.extend(message.content),
         _ => messages.push(message),
     }
 }

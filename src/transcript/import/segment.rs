@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
 
-use super::wire::only_results;
+use super::wire::folds_into;
 use crate::transcript::{FORMAT_VERSION, History, Transcript};
 
 /// Where a recorded message came from.
@@ -63,8 +63,7 @@ impl Recording {
     pub fn push(&mut self, entry: Entry) {
         if let Some(last) = self.entries.last_mut()
             && last.origin == entry.origin
-            && only_results(&last.message)
-            && only_results(&entry.message)
+            && folds_into(&last.message, &entry.message)
         {
             last.message.content.extend(entry.message.content);
             return;

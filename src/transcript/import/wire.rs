@@ -289,6 +289,12 @@ pub fn system_text(reader: &mut Reader, system: Option<&Value>) -> Option<String
     (!text.is_empty()).then_some(text)
 }
 
+/// OpenAI sends each tool result as a message of its own; the loop appends
+/// them as one. True when `next` should be folded into `last`.
+pub fn folds_into(last: &Message, next: &Message) -> bool {
+    only_results(last) && only_results(next)
+}
+
 /// A user message that holds nothing but tool results.
 pub fn only_results(message: &Message) -> bool {
     message.role == Role::User
