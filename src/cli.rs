@@ -125,6 +125,8 @@ pub enum MistakeArg {
     DropResults,
     /// Do not save the model's own tool request into messages.
     ForgetRequest,
+    /// Append the tool results before the model's own request.
+    WrongOrder,
     /// Send parallel results as separate messages.
     SplitResults,
     /// Stop when the reply has text, without reading the stop reason.
@@ -138,6 +140,7 @@ impl MistakeArg {
         match self {
             MistakeArg::DropResults => Mistake::DropResults,
             MistakeArg::ForgetRequest => Mistake::ForgetRequest,
+            MistakeArg::WrongOrder => Mistake::WrongOrder,
             MistakeArg::SplitResults => Mistake::SplitResults,
             MistakeArg::StopOnText => Mistake::StopOnText,
             MistakeArg::NoBudget => Mistake::NoBudget,

@@ -8,12 +8,14 @@
 //! - [`cli`]: the command line.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
 //! - [`tui`]: the teaching screen.
-//! - [`wire`]: a step in the Anthropic or the OpenAI wire shape.
+//! - [`dialect`]: what each model API defines: wire shapes, stop reasons,
+//!   request rules, the names it uses.
 
 pub mod cli;
+pub mod dialect;
 pub mod engine;
+pub mod narrate;
 pub mod report;
 pub mod text;
 pub mod transcript;
 pub mod tui;
-pub mod wire;

@@ -1,9 +1,13 @@
 //! Headless rendering of a replay for `loopstep run`: one line per step as
-//! text, or one JSON object.
+//! text (words from [`crate::narrate`]), or one JSON object. Both speak the
+//! run's dialect: an OpenAI run's JSON has `finish_reason` and its
+//! messages in the Chat Completions shape.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::engine::{Event, Outcome, Step, Trace, Verdict};
+use crate::dialect::Dialect;
+use crate::engine::{Budget, Outcome, Trace};
+use crate::narrate::{self as say, plural};
 use crate::text::one_line;
 use crate::transcript::{Source, Transcript, Verification};
 
@@ -119,15 +123,20 @@ impl Totals {
 }
 
 fn run_text(transcript: &Transcript, trace: &Trace) -> String {
-    let mistake = trace
-        .config
+    let config = &trace.config;
+    let words = config.dialect.words();
+    let mistake = config
         .mistake
         .map(|m| format!(" · MISTAKE: {}", m.name()))
         .unwrap_or_default();
+    let budget = match config.policy().budget {
+        Budget::MaxTurns => format!("max_turns {}", config.max_turns),
+        Budget::SafetyCap => format!("no max_turns (safety cap {})", crate::engine::SAFETY_CAP),
+    };
     let mut out = format!(
-        "{} · max_turns {} · {} check{mistake}\nquestion: {}\n",
+        "{} · {} · {budget} · {} check{mistake}\nquestion: {}\n",
         one_line(&transcript.id, PREVIEW_CHARS),
-        trace.config.max_turns,
+        words.api,
         policy_name(trace),
         one_line(&transcript.question, PREVIEW_CHARS * 2),
     );
@@ -139,28 +148,39 @@ fn run_text(transcript: &Transcript, trace: &Trace) -> String {
             "turn {:<2} {:<16} {}\n",
             step.turn,
             step.event.phase().as_str(),
-            describe(step)
+            say::step_line(words, step)
+        ));
+    }
+    if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {
+        out.push_str(&format!(
+            "note: {}\n",
+            say::mistake_not_shown(words, mistake)
         ));
     }
     out.push_str(&format!(
         "model calls: {} · tool calls: {} · outcome: {} · goal check: {}\n",
         trace.model_calls(),
         trace.tool_calls(),
-        trace.outcome().map_or("unfinished", Outcome::label),
-        verification_label(&transcript.verify(trace)),
+        say::outcome_line(trace.outcome()),
+        verification_text(&transcript.verify(trace)),
     ));
-    out.push_str(&match trace.result() {
-        Some(answer) => format!("result: \"{}\"\n", one_line(answer, PREVIEW_CHARS * 4)),
-        None => "result: None\n".to_owned(),
-    });
+    out.push_str(&say::result_line(trace.outcome()));
+    out.push('\n');
     out
 }
 
 fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     let verification = transcript.verify(trace);
+    let dialect = trace.config.dialect;
+    let steps: Vec<Value> = trace
+        .steps
+        .iter()
+        .map(|step| in_dialect(dialect, json!(step)))
+        .collect();
     let mut report = json!({
         "transcript": transcript.id,
         "title": transcript.title,
+        "dialect": dialect.id(),
         "max_turns": trace.config.max_turns,
         "check": trace.config.check,
         "tool_errors": trace.config.tool_errors,
@@ -170,11 +190,14 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "model_calls": trace.model_calls(),
         "tool_calls": trace.tool_calls(),
         "goal_check": verification_label(&verification),
-        "steps": trace.steps,
-        "messages": trace.messages,
+        "mistake_shown": trace.config.mistake.map(|_| trace.mistake_shown),
+        "steps": steps,
+        "messages": dialect.messages(&trace.messages),
     });
-    if let Verification::NotVerified(misses) = verification {
-        report["goal_check_misses"] = json!(misses);
+    match verification {
+        Verification::NotVerified(misses) => report["goal_check_misses"] = json!(misses),
+        Verification::Verified(evidence) => report["goal_check_evidence"] = json!(evidence),
+        Verification::NotChecked => {}
     }
     if !transcript.notes.is_empty() {
         report["notes"] = json!(transcript.notes);
@@ -192,94 +215,42 @@ fn policy_name(trace: &Trace) -> &'static str {
 fn verification_label(v: &Verification) -> &'static str {
     match v {
         Verification::NotChecked => "not_checked",
-        Verification::Verified => "verified",
+        Verification::Verified(_) => "verified",
         Verification::NotVerified(_) => "not_verified",
     }
 }
 
-fn describe(step: &Step) -> String {
-    match &step.event {
-        Event::Call {
-            request,
-            stop_reason,
-            stop_reason_inferred,
-            ..
-        } => format!(
-            "request #{}: {} message{}, {} chars → reply with stop_reason {}{}",
-            request.number,
-            request.messages,
-            plural(request.messages),
-            request.chars,
-            one_line(stop_reason, PREVIEW_CHARS),
-            if *stop_reason_inferred {
-                " (inferred)"
-            } else {
-                ""
-            }
-        ),
-        Event::Check {
-            stop_reason,
-            verdict,
-        } => {
-            let branch = match verdict {
-                Verdict::Dispatch => "dispatch the tool requests".to_owned(),
-                Verdict::Answer => "return the text as the answer".to_owned(),
-                Verdict::Continue => "paused: send the conversation back".to_owned(),
-                Verdict::Stop { reason } => {
-                    format!("stop: {}", one_line(reason, PREVIEW_CHARS * 2))
-                }
-            };
-            format!("{} → {branch}", one_line(stop_reason, PREVIEW_CHARS))
-        }
-        Event::Dispatch {
-            name,
-            input,
-            output,
-            ..
-        } => format!(
-            "{} {} → {}{:?}",
-            one_line(name, PREVIEW_CHARS),
-            one_line(&input.to_string(), PREVIEW_CHARS),
-            if output.is_error { "error " } else { "" },
-            one_line(&output.content, PREVIEW_CHARS)
-        ),
-        Event::Append { results, messages } => match messages {
-            0 => format!(
-                "{results} result{} dropped: nothing appended → {} messages",
-                plural(*results),
-                step.messages
-            ),
-            1 => format!(
-                "{results} result{} as one user message → {} messages",
-                plural(*results),
-                step.messages
-            ),
-            n => format!(
-                "{results} results as {n} separate messages → {} messages",
-                step.messages
-            ),
-        },
-        Event::Inserted { messages } => format!(
-            "the client added {messages} message{} no reply asked for → {} messages",
-            plural(*messages),
-            step.messages
-        ),
-        Event::Answer { text } => format!("{:?}", one_line(text, PREVIEW_CHARS * 4)),
-        Event::BudgetExhausted { max_turns } => format!(
-            "all {max_turns} turn{} used without an answer: the loop returns None",
-            plural(*max_turns as usize)
-        ),
-        Event::Stopped { reason } => one_line(reason, PREVIEW_CHARS * 2),
-        Event::RecordingEnded => {
-            "the recording has no reply for this call: the replay ends here".to_owned()
-        }
-        Event::Rejected { rejection } => format!(
-            "the API rejected the request: {}",
-            one_line(&rejection.to_string(), PREVIEW_CHARS * 2)
-        ),
+/// The goal check for the text report: "verified" always with its evidence.
+fn verification_text(v: &Verification) -> String {
+    match v {
+        Verification::Verified(evidence) => format!("verified ({})", evidence.join("; ")),
+        other => verification_label(other).to_owned(),
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+/// A step's JSON with the run's own field names: the stop-reason field is
+/// `finish_reason` in an OpenAI Chat run, and only an Anthropic run calls
+/// a failed result `is_error`.
+fn in_dialect(dialect: Dialect, value: Value) -> Value {
+    let words = dialect.words();
+    match value {
+        Value::Object(fields) => Value::Object(
+            fields
+                .into_iter()
+                .map(|(key, value)| {
+                    let key = match key.as_str() {
+                        "stop_reason" => words.stop_field.to_owned(),
+                        "stop_reason_inferred" => format!("{}_inferred", words.stop_field),
+                        "is_error" => words.error_key.to_owned(),
+                        _ => key,
+                    };
+                    (key, in_dialect(dialect, value))
+                })
+                .collect::<Map<String, Value>>(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| in_dialect(dialect, v)).collect())
+        }
+        other => other,
+    }
 }

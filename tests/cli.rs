@@ -66,8 +66,8 @@ fn run_prints_each_step_and_ends_with_the_result() {
     assert_eq!(
         phases,
         [
-            "call", "check", "dispatch", "append", "call", "check", "dispatch", "append", "call",
-            "check", "answer"
+            "start", "call", "check", "dispatch", "append", "call", "check", "dispatch", "append",
+            "call", "check", "answer"
         ]
     );
     assert!(out.stdout.contains("request #3: 5 messages"));
@@ -104,10 +104,24 @@ fn json_output_has_the_outcome_counts_and_steps() {
     assert_eq!(report["tool_calls"], 2);
     assert_eq!(report["goal_check"], "verified");
     let steps = report["steps"].as_array().unwrap();
-    assert_eq!(steps.len(), 11);
+    assert_eq!(steps.len(), 12);
     assert_eq!(steps[0]["turn"], 0);
-    assert_eq!(steps[0]["phase"], "call");
-    assert_eq!(steps[10]["phase"], "answer");
+    assert_eq!(steps[0]["phase"], "start");
+    assert_eq!(steps[11]["phase"], "answer");
+    // Each step carries the conversation's length after it, appends included.
+    let lengths: Vec<u64> = steps
+        .iter()
+        .map(|s| s["messages"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lengths, [1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6]);
+    assert_eq!(steps[4]["appended"], 1);
+    assert_eq!(
+        report["goal_check_evidence"],
+        json!([
+            "the answer matched the expected \"1974\"",
+            "3 model calls, as expected"
+        ])
+    );
 
     let none = run(&["run", "aurora-run", "--max-turns", "2", "--format", "json"]);
     let report: Value = serde_json::from_str(&none.stdout).unwrap();
@@ -128,7 +142,9 @@ fn the_check_flag_changes_how_a_truncated_reply_is_read() {
     let path = path.to_str().unwrap();
     let production = run(&["run", path, "--check", "production"]);
     assert!(
-        production.stdout.ends_with("result: None\n"),
+        production
+            .stdout
+            .ends_with("result: no answer, the loop halted\n"),
         "{}",
         production.stdout
     );
@@ -406,9 +422,10 @@ fn the_two_checks_differ_exactly_on_the_runs_whose_stop_reason_needs_handling() 
             assert_eq!(last(&lesson.stdout), last(&production.stdout), "{name}");
         }
     }
+    // None is the spent budget's result only; a halted loop says it has none.
     let refusal = run(&["run", "refusal", "--check", "production"]).stdout;
-    assert!(refusal.ends_with("result: None\n"));
-    assert!(refusal.contains("outcome: stopped"));
+    assert!(refusal.ends_with("result: no answer, the loop halted\n"));
+    assert!(refusal.contains("outcome: halted"));
 }
 
 #[test]

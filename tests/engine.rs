@@ -5,9 +5,10 @@ mod common;
 use std::num::NonZeroU32;
 
 use common::{asks, asks_with_stop, dispatched, says, search_run};
+use loopstep::dialect::Dialect;
 use loopstep::engine::{
-    Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, Role, Run,
-    SEARCH_MISS, ScriptedModel, Trace,
+    Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, RequestRule,
+    Role, Run, SEARCH_MISS, ScriptedModel, StopCause, Trace,
 };
 use loopstep::transcript::builtin;
 use serde_json::json;
@@ -47,6 +48,7 @@ fn aurora_run_answers_1974_after_two_searches_and_three_calls() {
     assert_eq!(
         phases(&trace),
         [
+            (0, "start"),
             (0, "call"),
             (0, "check"),
             (0, "dispatch"),
@@ -96,7 +98,10 @@ fn paris_answers_on_the_first_call_without_tools() {
     let trace = replay_builtin("paris", None);
     assert_eq!(trace.result(), Some("Paris"));
     assert_eq!((trace.model_calls(), trace.tool_calls()), (1, 0));
-    assert_eq!(phases(&trace), [(0, "call"), (0, "check"), (0, "answer")]);
+    assert_eq!(
+        phases(&trace),
+        [(0, "start"), (0, "call"), (0, "check"), (0, "answer")]
+    );
 }
 
 #[test]
@@ -170,11 +175,20 @@ fn parallel_requests_share_a_call_and_their_results_one_message() {
         })
         .collect();
     assert_eq!(ids, ["b", "c"]);
-    assert!(trace.steps.iter().any(|s| s.event
-        == Event::Append {
+    let append = trace
+        .steps
+        .iter()
+        .find(|s| matches!(s.event, Event::Append { .. }) && s.turn == 1)
+        .unwrap();
+    assert_eq!(
+        append.event,
+        Event::Append {
             results: 2,
-            messages: 1
-        }));
+            appended: 1
+        }
+    );
+    // The step carries the conversation's length after the append.
+    assert_eq!(append.messages, 5);
 }
 
 #[test]
@@ -238,12 +252,7 @@ fn a_tool_request_cut_off_by_max_tokens_is_not_executed() {
         let trace = t.replay(t.default_config());
         assert_eq!(trace.tool_calls(), 0, "{stop}");
         match trace.outcome() {
-            Some(Outcome::Stopped(reason)) => {
-                assert!(
-                    reason.contains(stop) && reason.contains("not executed"),
-                    "{reason}"
-                )
-            }
+            Some(Outcome::Stopped(cause)) => assert_eq!(*cause, StopCause::TruncatedCall),
             other => panic!("{stop}: {other:?}"),
         }
     }
@@ -255,25 +264,58 @@ fn common_search(id: &str) -> (&str, &'static str, serde_json::Value) {
 
 #[test]
 fn each_other_stop_reason_ends_the_run_its_own_way() {
-    let run = |reply| {
-        let t = search_run(vec![reply, says("later", "end_turn")], 10);
+    let run = |dialect: Dialect, reply| {
+        let mut t = search_run(vec![reply], 10);
+        t.dialect = Some(dialect);
         t.replay(t.default_config())
     };
-    assert_eq!(run(says("Paris", "stop")).result(), Some("Paris"));
-    assert_eq!(run(says("Paris", "stop_sequence")).result(), Some("Paris"));
-    for stop in [
-        "refusal",
-        "content_filter",
-        "insufficient_system_resource",
-        "brand_new",
+    use Dialect::{AnthropicMessages as A, OpenaiChat as O};
+    assert_eq!(run(O, says("Paris", "stop")).result(), Some("Paris"));
+    assert_eq!(
+        run(A, says("Paris", "stop_sequence")).result(),
+        Some("Paris")
+    );
+    for (dialect, stop, cause) in [
+        (A, "refusal", StopCause::Refusal),
+        (
+            A,
+            "model_context_window_exceeded",
+            StopCause::ContextWindowExceeded,
+        ),
+        (O, "content_filter", StopCause::ContentFilter),
+        (O, "insufficient_system_resource", StopCause::OutOfCapacity),
+        (A, "brand_new", StopCause::UnknownStopReason),
+        // Another API's word is not this API's stop reason.
+        (A, "stop", StopCause::UnknownStopReason),
+        (O, "end_turn", StopCause::UnknownStopReason),
     ] {
-        let trace = run(says("partial", stop));
-        assert!(
-            matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains(stop)),
-            "{stop}: {:?}",
-            trace.outcome()
-        );
+        let trace = run(dialect, says("partial", stop));
+        assert_eq!(trace.outcome(), Some(Outcome::Stopped(&cause)), "{stop}");
         assert_eq!(trace.result(), None);
+    }
+}
+
+#[test]
+fn a_reply_with_tool_calls_is_never_the_answer_under_the_production_check() {
+    for (dialect, stop) in [
+        (Dialect::AnthropicMessages, "end_turn"),
+        (Dialect::OpenaiChat, "stop"),
+        (Dialect::OpenaiResponses, "completed"),
+    ] {
+        let mut t = search_run(vec![asks_with_stop(stop, &[common_search("a")])], 10);
+        t.dialect = Some(dialect);
+        let production = t.replay(t.default_config());
+        assert_eq!(
+            production.outcome(),
+            Some(Outcome::Stopped(&StopCause::CallsWithoutToolStop)),
+            "{dialect:?}"
+        );
+        assert_eq!(production.tool_calls(), 0, "its tools never run");
+        let lesson = t.replay(Config {
+            check: CheckPolicy::Lesson,
+            ..t.default_config()
+        });
+        assert_eq!(lesson.result(), Some(""), "the lesson's check answers");
     }
 }
 
@@ -289,6 +331,7 @@ fn pause_turn_sends_the_conversation_back_and_costs_a_turn() {
     assert_eq!(
         phases(&trace),
         [
+            (0, "start"),
             (0, "call"),
             (0, "check"),
             (1, "call"),
@@ -309,7 +352,7 @@ fn the_lesson_check_returns_whatever_is_not_a_tool_request() {
     );
     let lesson = Config {
         check: CheckPolicy::Lesson,
-        ..Config::new(turns(10))
+        ..Config::new(turns(10), Dialect::AnthropicMessages)
     };
     let trace = t.replay(lesson);
     assert_eq!(trace.outcome(), Some(Outcome::Answered("")));
@@ -346,7 +389,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
         recorded: &t.results,
     };
     let trace = Run::new(
-        ScriptedModel::new(&replies),
+        ScriptedModel::new(&replies, Dialect::AnthropicMessages),
         tools,
         vec![Message::user_text("q")],
         t.default_config(),
@@ -355,11 +398,21 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     match trace.outcome() {
         Some(Outcome::Rejected(rejection)) => {
             assert_eq!(rejection.ids, ["same"]);
-            assert!(rejection.to_string().contains("more than once"));
+            assert_eq!(rejection.rule, RequestRule::DuplicateCallIds);
         }
         other => panic!("expected a rejection, got {other:?}"),
     }
     assert_eq!(trace.model_calls(), 2);
+}
+
+#[test]
+fn every_run_opens_on_the_start_step_with_only_the_question() {
+    for name in loopstep::transcript::BUILTIN_NAMES {
+        let trace = replay_builtin(name, None);
+        let first = &trace.steps[0];
+        assert_eq!((first.turn, &first.event), (0, &Event::Start), "{name}");
+        assert_eq!(first.messages, 1, "{name}: only the question");
+    }
 }
 
 #[test]

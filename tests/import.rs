@@ -5,7 +5,8 @@
 mod common;
 
 use common::dispatched;
-use loopstep::engine::{Block, CheckPolicy, Config, Event, Outcome, Trace};
+use loopstep::dialect::Dialect;
+use loopstep::engine::{Block, CheckPolicy, Config, Event, Outcome, RequestRule, StopCause, Trace};
 use loopstep::transcript::import::MISSING_RESULT;
 use loopstep::transcript::{Format, LoadError, Source, Transcript, open};
 
@@ -92,7 +93,7 @@ fn the_real_deepseek_recording_replays_with_reasoning_and_the_client_made_call()
         .filter(|s| matches!(s.event, Event::Inserted { .. }))
         .collect();
     assert_eq!(inserted.len(), 1);
-    assert_eq!(inserted[0].event, Event::Inserted { messages: 2 });
+    assert_eq!(inserted[0].event, Event::Inserted { added: 2 });
     let client_call = &trace.messages[3];
     assert!(
         client_call
@@ -143,8 +144,12 @@ fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
             .any(|n| n.contains("toolu_04") && n.contains("no recorded result"))
     );
     let trace = replay(second);
-    assert_eq!(trace.steps[0].event.phase().as_str(), "call");
-    assert!(matches!(&trace.steps[0].event, Event::Call { request, .. } if request.messages == 7));
+    assert_eq!(trace.steps[0].event, Event::Start);
+    assert_eq!(
+        trace.steps[0].messages, 7,
+        "the earlier turns, then the prompt"
+    );
+    assert!(matches!(&trace.steps[1].event, Event::Call { request, .. } if request.messages == 7));
     assert!(
         dispatched(&trace)
             .iter()
@@ -194,7 +199,10 @@ fn an_anthropic_exchange_log_continues_after_pause_turn_and_stops_at_max_tokens(
             .collect::<Vec<_>>(),
         ["pause_turn", "tool_use", "max_tokens"]
     );
-    assert!(matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("max_tokens")));
+    assert_eq!(
+        trace.outcome(),
+        Some(Outcome::Stopped(&StopCause::Truncated))
+    );
     let lesson = run.replay(Config {
         check: CheckPolicy::Lesson,
         ..run.default_config()
@@ -210,13 +218,20 @@ fn an_anthropic_exchange_log_continues_after_pause_turn_and_stops_at_max_tokens(
 
 #[test]
 fn openai_chat_and_deepseek_logs_keep_their_finish_reasons() {
-    let trace = replay(&load("exchanges-openai-chat.json").runs[0]);
+    let source = load("exchanges-openai-chat.json");
+    assert_eq!(source.runs[0].dialect(), Dialect::OpenaiChat);
+    let trace = replay(&source.runs[0]);
     assert_eq!(trace.model_calls(), 2);
-    assert!(matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("length")));
+    assert_eq!(
+        trace.outcome(),
+        Some(Outcome::Stopped(&StopCause::Truncated))
+    );
+    assert_eq!(stop_reasons(&trace)[1].0, "length");
 
     let trace = replay(&load("exchanges-deepseek-capacity.json").runs[0]);
-    assert!(
-        matches!(trace.outcome(), Some(Outcome::Stopped(r)) if r.contains("insufficient_system_resource"))
+    assert_eq!(
+        trace.outcome(),
+        Some(Outcome::Stopped(&StopCause::OutOfCapacity))
     );
 }
 
@@ -230,14 +245,17 @@ fn an_openai_responses_log_pairs_calls_and_outputs_by_call_id() {
         "a follow-up prompt starts a second run"
     );
     let first = &source.runs[0];
+    assert_eq!(first.dialect(), Dialect::OpenaiResponses);
     assert_eq!(first.system.as_deref(), Some("Answer with one number."));
     let trace = replay(first);
     assert_eq!(trace.result(), Some("2"));
     assert_eq!(appends(&trace), [1]);
     let second = replay(&source.runs[1]);
-    assert!(
-        matches!(second.outcome(), Some(Outcome::Stopped(r)) if r.contains("max_output_tokens"))
+    assert_eq!(
+        second.outcome(),
+        Some(Outcome::Stopped(&StopCause::Truncated))
     );
+    assert_eq!(stop_reasons(&second).last().unwrap().0, "max_output_tokens");
 }
 
 #[test]
@@ -377,7 +395,7 @@ fn a_reused_tool_call_id_is_reported_and_the_api_rejects_the_replay() {
     match trace.outcome() {
         Some(Outcome::Rejected(rejection)) => {
             assert_eq!(rejection.ids, ["dup"]);
-            assert!(rejection.problem.contains("more than once"));
+            assert_eq!(rejection.rule, RequestRule::DuplicateCallIds);
         }
         other => panic!("expected the API's rejection, got {other:?}"),
     }

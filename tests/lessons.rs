@@ -1,7 +1,9 @@
 //! Every built-in run under both checks, and every common mistake, with the
 //! outcome, model calls and tool calls the lessons describe.
 
-use loopstep::engine::{CheckPolicy, Config, Event, Mistake, Outcome, SAFETY_CAP, Trace};
+use loopstep::engine::{
+    CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, SAFETY_CAP, StopCause, Trace,
+};
 use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
 
 fn run(name: &str) -> Transcript {
@@ -133,7 +135,7 @@ fn the_edge_cases_show_what_they_promise() {
         parallel.steps.iter().any(|s| s.event
             == Event::Append {
                 results: 2,
-                messages: 1
+                appended: 1
             }),
         "both results in one message"
     );
@@ -143,7 +145,7 @@ fn the_edge_cases_show_what_they_promise() {
         Event::Dispatch { output, .. } if output.is_error && output.content.contains("503"))));
     let raised = production("tool-failure-raises");
     assert!(
-        matches!(raised.outcome(), Some(Outcome::Stopped(r)) if r.contains("raised the error to its caller"))
+        matches!(raised.outcome(), Some(Outcome::Stopped(StopCause::ToolErrorRaised { name, .. })) if name == "search")
     );
 
     let malformed = production("malformed-request");
@@ -160,7 +162,10 @@ fn the_edge_cases_show_what_they_promise() {
     assert!(errors[1].contains("Could not parse"));
 
     let cut = production("max-tokens");
-    assert!(matches!(cut.outcome(), Some(Outcome::Stopped(r)) if r.contains("not executed")));
+    assert_eq!(
+        cut.outcome(),
+        Some(Outcome::Stopped(&StopCause::TruncatedCall))
+    );
 
     let date = production("todays-date");
     assert!(date.steps.iter().any(|s| matches!(&s.event,
@@ -174,11 +179,18 @@ fn the_edge_cases_show_what_they_promise() {
         }
         other => panic!("expected not verified, got {other:?}"),
     }
+    // "verified" always names its evidence.
     let aurora = run("aurora-run");
-    assert_eq!(
-        aurora.verify(&aurora.replay(aurora.default_config())),
-        Verification::Verified
-    );
+    match aurora.verify(&aurora.replay(aurora.default_config())) {
+        Verification::Verified(evidence) => assert_eq!(
+            evidence,
+            [
+                "the answer matched the expected \"1974\"",
+                "3 model calls, as expected"
+            ]
+        ),
+        other => panic!("expected verified, got {other:?}"),
+    }
 }
 
 fn rejected_ids(trace: &Trace) -> Vec<String> {
@@ -197,7 +209,7 @@ fn dropping_results_or_forgetting_the_request_is_rejected_with_the_ids() {
     );
     assert_eq!(rejected_ids(&dropped), ["toolu_01AuroraFilm"]);
     assert!(
-        matches!(dropped.outcome(), Some(Outcome::Rejected(r)) if r.problem.contains("no tool_result"))
+        matches!(dropped.outcome(), Some(Outcome::Rejected(r)) if r.rule == RequestRule::UnansweredCalls)
     );
     assert_eq!(dropped.model_calls(), 1, "the second call is refused");
 
@@ -208,25 +220,74 @@ fn dropping_results_or_forgetting_the_request_is_rejected_with_the_ids() {
     );
     assert_eq!(rejected_ids(&forgot), ["toolu_01AuroraFilm"]);
     assert!(
-        matches!(forgot.outcome(), Some(Outcome::Rejected(r)) if r.problem.contains("answer no tool_use"))
+        matches!(forgot.outcome(), Some(Outcome::Rejected(r)) if r.rule == RequestRule::ResultsWithoutCall)
     );
 }
 
 #[test]
-fn parallel_results_sent_one_by_one_are_rejected() {
+fn results_appended_before_the_request_are_rejected_by_both_apis() {
+    for name in ["aurora-run", "todays-date"] {
+        let wrong = replay(name, CheckPolicy::Production, Some(Mistake::WrongOrder));
+        match wrong.outcome() {
+            Some(Outcome::Rejected(r)) => {
+                assert_eq!(r.rule, RequestRule::ResultsWithoutCall, "{name}");
+                assert_eq!(
+                    r.message_index, 1,
+                    "{name}: the results sit before the request"
+                );
+            }
+            other => panic!("{name}: expected a rejection, got {other:?}"),
+        }
+        assert_eq!(wrong.model_calls(), 1, "{name}");
+        assert!(wrong.mistake_shown);
+    }
+}
+
+/// The Messages API reference: "Consecutive `user` or `assistant` turns in
+/// your request will be combined into a single turn."
+/// (https://platform.claude.com/docs/en/api/messages/create) So results
+/// split over two user messages are accepted; the tool-use guide still marks
+/// the form "❌ Wrong", as it "reduces parallel tool use".
+#[test]
+fn parallel_results_sent_one_by_one_are_combined_by_the_messages_api() {
     let split = replay(
         "parallel-tools",
         CheckPolicy::Production,
         Some(Mistake::SplitResults),
     );
-    assert_eq!(rejected_ids(&split), ["toolu_p2"]);
-    // With one tool per reply there is nothing to split, and nothing breaks.
+    let correct = replay("parallel-tools", CheckPolicy::Production, None);
+    assert_eq!(split.result(), correct.result(), "accepted, same answer");
+    assert!(split.mistake_shown);
+    assert_eq!(split.messages.len(), correct.messages.len() + 1);
+    // With one tool per reply there is nothing to split.
     let single = replay(
         "aurora-run",
         CheckPolicy::Production,
         Some(Mistake::SplitResults),
     );
     assert_eq!(single.result(), Some("1974"));
+    assert!(!single.mistake_shown);
+}
+
+#[test]
+fn an_openai_run_already_sends_one_result_message_per_call() {
+    let correct = replay("todays-date", CheckPolicy::Production, None);
+    let split = replay(
+        "todays-date",
+        CheckPolicy::Production,
+        Some(Mistake::SplitResults),
+    );
+    assert_eq!(
+        split,
+        Trace {
+            config: split.config,
+            ..correct
+        }
+    );
+    assert!(
+        !split.mistake_shown,
+        "nothing to show: it is the API's own form"
+    );
 }
 
 #[test]
@@ -256,29 +317,37 @@ fn without_a_budget_only_the_safety_cap_stops_a_model_that_keeps_asking() {
         Some(Mistake::NoBudget),
     );
     assert_eq!(capped.model_calls(), SAFETY_CAP as usize);
-    assert!(matches!(capped.outcome(), Some(Outcome::Stopped(r)) if r.contains("safety cap")));
+    assert_eq!(
+        capped.outcome(),
+        Some(Outcome::Stopped(&StopCause::SafetyCap {
+            calls: SAFETY_CAP
+        }))
+    );
     // Fresh ids each time: the API never sees a repeated tool_use id.
     assert!(!matches!(capped.outcome(), Some(Outcome::Rejected(_))));
 }
 
 #[test]
-fn each_mistake_changes_the_outcome_of_the_run_that_shows_it() {
+fn each_mistake_shows_itself_on_the_run_made_for_it() {
     let shows = [
         (Mistake::DropResults, "aurora-run"),
         (Mistake::ForgetRequest, "aurora-run"),
+        (Mistake::WrongOrder, "aurora-run"),
         (Mistake::SplitResults, "parallel-tools"),
         (Mistake::StopOnText, "aurora-run"),
         (Mistake::NoBudget, "always-search"),
     ];
     for (mistake, name) in shows {
-        let correct = replay(name, CheckPolicy::Production, None);
         let mistaken = replay(name, CheckPolicy::Production, Some(mistake));
-        assert_ne!(
-            summary(&mistaken),
-            summary(&correct),
-            "{} should change {name}",
-            mistake.name()
-        );
+        assert!(mistaken.mistake_shown, "{} on {name}", mistake.name());
+        // Every mistake but the one the API forgives changes how the run ends.
+        if mistake != Mistake::SplitResults {
+            let correct = replay(name, CheckPolicy::Production, None);
+            assert_ne!(summary(&mistaken), summary(&correct), "{}", mistake.name());
+        }
+        // Paris asks for no tool: no mistake can show there.
+        let paris = replay("paris", CheckPolicy::Production, Some(mistake));
+        assert!(!paris.mistake_shown, "{} on paris", mistake.name());
     }
     assert_eq!(
         shows.map(|(m, _)| m),

@@ -88,7 +88,11 @@ fn first_screen() {
 
 #[test]
 fn aurora_run_after_the_first_dispatch() {
-    snapshot_at_both_sizes("aurora_first_dispatch", "aurora-run", &["Right", "Right"]);
+    snapshot_at_both_sizes(
+        "aurora_first_dispatch",
+        "aurora-run",
+        &["Right", "Right", "Right"],
+    );
 }
 
 #[test]
@@ -141,11 +145,19 @@ fn a_too_small_terminal_says_how_large_it_needs_to_be() {
 fn the_gauge_is_coloured_by_what_is_left() {
     let area = Rect::new(0, 0, 60, 1);
     let cases = [
-        (BudgetState::Left, 1, 10, Color::Green),
-        (BudgetState::LastTurn, 2, 2, Color::Yellow),
-        (BudgetState::Spent, 2, 2, Color::Red),
+        (BudgetState::Left, 1, 10, Color::Green, " / max_turns 10"),
+        (BudgetState::LastTurn, 2, 2, Color::Yellow, " / max_turns 2"),
+        (BudgetState::Spent, 2, 2, Color::Red, " / max_turns 2"),
+        // A loop without a budget: the safety cap is what stops it.
+        (
+            BudgetState::NoBudget,
+            7,
+            4,
+            Color::Yellow,
+            " · no max_turns · safety cap 100",
+        ),
     ];
-    for (state, used, max, colour) in cases {
+    for (state, used, max, colour, label) in cases {
         let mut buffer = Buffer::empty(area);
         budget_gauge(used, max, state).render(area, &mut buffer);
         // The first cell is in the filled part; the last in the empty part.
@@ -159,7 +171,7 @@ fn the_gauge_is_coloured_by_what_is_left() {
         }
         let text: String = (0..60).map(|x| buffer[(x, 0)].symbol()).collect();
         assert!(
-            text.contains(&format!("model calls {used} / max_turns {max}")),
+            text.contains(&format!("model calls {used}{label}")),
             "{text}"
         );
     }
@@ -234,6 +246,7 @@ fn changing_the_budget_mid_run_keeps_the_cursor_on_the_same_step() {
     drive(&mut app, 80, 24, &["-", "-", "-"]);
     assert_eq!(app.step(), &before);
     assert_eq!(app.cursor(), 2);
+    assert_eq!(before.event.phase().as_str(), "check");
 }
 
 #[test]
@@ -338,21 +351,21 @@ fn hostile_text_cannot_break_the_layout() {
 }
 
 #[test]
-fn the_wire_key_shows_one_step_in_both_shapes() {
-    let anthropic = screen("aurora-run", 120, 40, &["Right", "w"]);
+fn the_wire_key_shows_the_step_in_the_runs_own_api() {
+    let anthropic = screen("aurora-run", 120, 40, &["Right", "Right", "w"]);
     assert!(anthropic.contains("Anthropic Messages wire"));
     assert!(
         anthropic.contains("\"stop_reason\": \"tool_use\""),
         "{anthropic}"
     );
-    let openai = screen("aurora-run", 120, 40, &["Right", "w", "w"]);
+    let openai = screen("todays-date", 120, 40, &["Right", "Right", "w"]);
     assert!(openai.contains("OpenAI Chat Completions wire"));
     assert!(
         openai.contains("\"finish_reason\": \"tool_calls\""),
         "{openai}"
     );
-    let back = screen("aurora-run", 120, 40, &["Right", "w", "w", "w"]);
-    assert_eq!(back, screen("aurora-run", 120, 40, &["Right"]));
+    let back = screen("todays-date", 120, 40, &["Right", "Right", "w", "w"]);
+    assert_eq!(back, screen("todays-date", 120, 40, &["Right", "Right"]));
     insta::assert_snapshot!("wire_openai_check_120x40", openai);
 }
 
@@ -375,7 +388,7 @@ fn long_output_run() -> Transcript {
 #[test]
 fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
     let mut app = App::new(vec![long_output_run()], 0, Settings::default());
-    let folded = drive(&mut app, 80, 40, &["Right", "Right"])
+    let folded = drive(&mut app, 80, 40, &["Right", "Right", "Right"])
         .backend()
         .to_string();
     assert!(folded.contains("line 6 of a long web page"));
@@ -425,8 +438,9 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
         text.contains("note: tool call `toolu_04` has no recorded result"),
         "{text}"
     );
+    let call = drive(&mut app, 120, 40, &["Right"]).backend().to_string();
     assert!(
-        text.contains("inferred"),
+        call.contains("inferred"),
         "inferred stop reasons are marked"
     );
     let end = drive(&mut app, 120, 40, &["End"]).backend().to_string();
@@ -478,9 +492,10 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     for (presses, run) in [
         (1, "aurora-run"),
         (2, "aurora-run"),
-        (3, "parallel-tools"),
-        (4, "aurora-run"),
-        (5, "always-search"),
+        (3, "aurora-run"),
+        (4, "parallel-tools"),
+        (5, "aurora-run"),
+        (6, "always-search"),
     ] {
         let normal = screen(run, 80, 24, &["End"]);
         let mut keys = vec!["m"; presses];
@@ -494,7 +509,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     // m walks through every mistake and then back to the correct loop.
     let mut app = app_on("aurora-run");
     let mut seen = Vec::new();
-    for _ in 0..6 {
+    for _ in 0..7 {
         drive(&mut app, 80, 24, &["m"]);
         seen.push(app.config().mistake.map(|m| m.name()));
     }
@@ -503,6 +518,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
         [
             Some("drop-results"),
             Some("forget-request"),
+            Some("wrong-order"),
             Some("split-results"),
             Some("stop-on-text"),
             Some("no-budget"),
@@ -513,17 +529,32 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
 
 #[test]
 fn the_mistake_caption_appears_where_the_damage_is_done() {
-    let dropped = screen("aurora-run", 80, 24, &["m", "Right", "Right", "Right"]);
+    let dropped = screen(
+        "aurora-run",
+        80,
+        24,
+        &["m", "Right", "Right", "Right", "Right"],
+    );
     assert!(
         dropped.contains("Mistake: the loop ran the tools but dropped their results"),
         "{dropped}"
     );
-    let early = screen("aurora-run", 80, 24, &["m", "m", "m", "m", "Right"]);
+    let early = screen(
+        "aurora-run",
+        80,
+        24,
+        &["m", "m", "m", "m", "m", "Right", "Right"],
+    );
     assert!(
         early.contains("Mistake: the reply has text that looks done"),
         "{early}"
     );
-    let capped = screen("always-search", 80, 24, &["m", "m", "m", "m", "m", "End"]);
+    let capped = screen(
+        "always-search",
+        80,
+        24,
+        &["m", "m", "m", "m", "m", "m", "End"],
+    );
     assert!(capped.contains("safety cap of 100"), "{capped}");
     insta::assert_snapshot!("mistake_no_budget_always_search_80x24", capped);
 }
@@ -539,7 +570,7 @@ fn no_color_draws_without_colour_but_keeps_the_highlights() {
         .position(|n| *n == "aurora-run")
         .unwrap();
     let mut app = App::new(builtins(), index, settings);
-    let terminal = drive(&mut app, 80, 24, &["Right"]);
+    let terminal = drive(&mut app, 80, 24, &["Right", "Right"]);
     let buffer = buffer(&terminal);
     for cell in buffer.content() {
         assert_eq!(
@@ -558,7 +589,7 @@ fn no_color_draws_without_colour_but_keeps_the_highlights() {
     );
     assert_eq!(
         terminal.backend().to_string(),
-        screen("aurora-run", 80, 24, &["Right"]),
+        screen("aurora-run", 80, 24, &["Right", "Right"]),
         "the same text"
     );
 }

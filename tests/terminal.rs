@@ -178,7 +178,7 @@ impl Session {
 #[test]
 fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
     let mut session = Session::start("");
-    let first = session.wait_for("step 1/11 · turn 0 · call");
+    let first = session.wait_for("step 1/12 · turn 0 · start");
     assert!(first.alternate, "the screen uses the alternate screen");
     assert!(
         first
@@ -186,8 +186,8 @@ fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
             .contains("In which year was the director of Aurora Run born?")
     );
 
-    session.press("ll");
-    session.wait_for("step 3/11 · turn 0 · dispatch");
+    session.press("lll");
+    session.wait_for("step 4/12 · turn 0 · dispatch");
     session.wait_for("Aurora Run is a 1998 novel by the Norwegian writer");
 
     session.press("G");

@@ -4,40 +4,27 @@ use serde::Serialize;
 
 use super::message::Reply;
 
-/// Why a model stopped, with the Anthropic and OpenAI spellings folded together.
+/// Why a model stopped, whatever the API calls it; each dialect maps its
+/// own spellings onto these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopReason {
-    /// `tool_use` (Anthropic) or `tool_calls` (OpenAI, DeepSeek).
+    /// The model asks for tools.
     ToolUse,
-    /// `end_turn` (Anthropic) or `stop` (OpenAI, DeepSeek).
+    /// A finished answer.
     EndTurn,
-    /// `max_tokens` (Anthropic), `length` (OpenAI Chat, DeepSeek) or
-    /// `max_output_tokens` (OpenAI Responses).
+    /// The reply hit the output token limit.
     MaxTokens,
     StopSequence,
     Refusal,
+    /// The server paused a long turn; sending it back lets the model go on.
     PauseTurn,
     ContentFilter,
+    /// The reply filled the model's context window.
+    ContextWindowExceeded,
     /// DeepSeek: the service ran out of capacity mid-reply.
     InsufficientSystemResource,
-    /// Anything else; shown verbatim.
+    /// A word this API does not use; shown verbatim.
     Unknown,
-}
-
-impl StopReason {
-    pub fn parse(raw: &str) -> Self {
-        match raw {
-            "tool_use" | "tool_calls" => StopReason::ToolUse,
-            "end_turn" | "stop" => StopReason::EndTurn,
-            "max_tokens" | "length" | "max_output_tokens" => StopReason::MaxTokens,
-            "stop_sequence" => StopReason::StopSequence,
-            "refusal" => StopReason::Refusal,
-            "pause_turn" => StopReason::PauseTurn,
-            "content_filter" => StopReason::ContentFilter,
-            "insufficient_system_resource" => StopReason::InsufficientSystemResource,
-            _ => StopReason::Unknown,
-        }
-    }
 }
 
 /// How strictly the loop reads the stop reason.
@@ -51,6 +38,37 @@ pub enum CheckPolicy {
     Production,
 }
 
+/// Why a loop stopped without an answer: a fact for the narration to put
+/// into words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum StopCause {
+    /// The tool stop reason, but the reply holds no tool request.
+    ToolStopWithoutCalls,
+    /// Tool requests, but a stop reason that is not the tool one: the
+    /// request is left pending, so neither answering nor running it is safe.
+    CallsWithoutToolStop,
+    /// Cut off at the token limit in the middle of a tool request.
+    TruncatedCall,
+    /// Cut off at the token limit.
+    Truncated,
+    ContextWindowExceeded,
+    Refusal,
+    ContentFilter,
+    OutOfCapacity,
+    /// A stop reason this API does not have.
+    UnknownStopReason,
+    /// The loop has no budget, so only the engine's safety cap stopped it.
+    SafetyCap {
+        calls: u32,
+    },
+    /// A tool failed and the harness raised the error to its caller.
+    ToolErrorRaised {
+        name: String,
+        error: String,
+    },
+}
+
 /// The branch the loop takes after the check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "branch", rename_all = "snake_case")]
@@ -62,44 +80,34 @@ pub enum Verdict {
     /// `pause_turn`: send the conversation back as it is so the model continues.
     Continue,
     /// End the run without an answer.
-    Stop { reason: String },
+    Stop(StopCause),
 }
 
-pub fn check(policy: CheckPolicy, reply: &Reply) -> Verdict {
-    let reason = StopReason::parse(&reply.stop_reason);
+/// The check phase: what the stop reason (read in the run's dialect) and
+/// the reply's content say the loop must do next.
+pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict {
     let has_tool_calls = reply.tool_calls().next().is_some();
-    if reason == StopReason::ToolUse {
-        return if has_tool_calls {
-            Verdict::Dispatch
-        } else {
-            Verdict::Stop {
-                reason: format!(
-                    "stop reason `{}` but the reply holds no tool request",
-                    reply.stop_reason
-                ),
-            }
-        };
+    match (reason, has_tool_calls) {
+        (StopReason::ToolUse, true) => return Verdict::Dispatch,
+        (StopReason::ToolUse, false) => return Verdict::Stop(StopCause::ToolStopWithoutCalls),
+        _ if policy == CheckPolicy::Lesson => return Verdict::Answer,
+        _ => {}
     }
-    if policy == CheckPolicy::Lesson {
-        return Verdict::Answer;
-    }
-    let stop = |why: &str| Verdict::Stop {
-        reason: format!("`{}`: {why}", reply.stop_reason),
-    };
+    let stop = |cause| Verdict::Stop(cause);
     match reason {
+        StopReason::MaxTokens if has_tool_calls => stop(StopCause::TruncatedCall),
+        // A tool request under any other stop reason is still pending: never
+        // return it as the answer, never run it.
+        _ if has_tool_calls => stop(StopCause::CallsWithoutToolStop),
         StopReason::ToolUse => unreachable!("handled above"),
         StopReason::EndTurn | StopReason::StopSequence => Verdict::Answer,
         StopReason::PauseTurn => Verdict::Continue,
-        StopReason::MaxTokens if has_tool_calls => stop(
-            "the reply was cut off at the token limit; its tool request may be truncated, so it is not executed",
-        ),
-        StopReason::MaxTokens => stop("the reply was cut off at the token limit"),
-        StopReason::Refusal => stop("the model declined to answer"),
-        StopReason::ContentFilter => stop("the provider's content filter withheld the reply"),
-        StopReason::InsufficientSystemResource => {
-            stop("the provider ran out of capacity before the reply was complete")
-        }
-        StopReason::Unknown => stop("a stop reason this loop does not know"),
+        StopReason::MaxTokens => stop(StopCause::Truncated),
+        StopReason::ContextWindowExceeded => stop(StopCause::ContextWindowExceeded),
+        StopReason::Refusal => stop(StopCause::Refusal),
+        StopReason::ContentFilter => stop(StopCause::ContentFilter),
+        StopReason::InsufficientSystemResource => stop(StopCause::OutOfCapacity),
+        StopReason::Unknown => stop(StopCause::UnknownStopReason),
     }
 }
 
@@ -109,7 +117,7 @@ mod tests {
     use crate::engine::message::Block;
     use serde_json::json;
 
-    fn reply(stop: &str, with_tool: bool) -> Reply {
+    fn reply(with_tool: bool) -> Reply {
         let mut content = vec![Block::Text { text: "hi".into() }];
         if with_tool {
             content.push(Block::ToolUse {
@@ -120,63 +128,73 @@ mod tests {
         }
         Reply {
             content,
-            stop_reason: stop.into(),
+            stop_reason: String::new(),
             stop_reason_inferred: false,
             usage: None,
         }
     }
 
     #[test]
-    fn both_spellings_of_each_stop_reason_agree() {
-        for (anthropic, openai) in [
-            ("tool_use", "tool_calls"),
-            ("end_turn", "stop"),
-            ("max_tokens", "length"),
+    fn production_check_handles_each_stop_reason() {
+        use CheckPolicy::Production as P;
+        use StopReason::*;
+        assert_eq!(check(P, ToolUse, &reply(true)), Verdict::Dispatch);
+        assert_eq!(check(P, EndTurn, &reply(false)), Verdict::Answer);
+        assert_eq!(check(P, StopSequence, &reply(false)), Verdict::Answer);
+        assert_eq!(check(P, PauseTurn, &reply(false)), Verdict::Continue);
+        for (reason, cause) in [
+            (MaxTokens, StopCause::Truncated),
+            (Refusal, StopCause::Refusal),
+            (ContentFilter, StopCause::ContentFilter),
+            (ContextWindowExceeded, StopCause::ContextWindowExceeded),
+            (InsufficientSystemResource, StopCause::OutOfCapacity),
+            (Unknown, StopCause::UnknownStopReason),
         ] {
-            assert_eq!(StopReason::parse(anthropic), StopReason::parse(openai));
+            assert_eq!(check(P, reason, &reply(false)), Verdict::Stop(cause));
         }
-        assert_eq!(StopReason::parse("whatever"), StopReason::Unknown);
     }
 
     #[test]
-    fn production_check_handles_each_stop_reason() {
-        use CheckPolicy::Production as P;
-        assert_eq!(check(P, &reply("tool_use", true)), Verdict::Dispatch);
-        assert_eq!(check(P, &reply("tool_calls", true)), Verdict::Dispatch);
-        assert_eq!(check(P, &reply("end_turn", false)), Verdict::Answer);
-        assert_eq!(check(P, &reply("stop", false)), Verdict::Answer);
-        assert_eq!(check(P, &reply("stop_sequence", false)), Verdict::Answer);
-        assert_eq!(check(P, &reply("pause_turn", false)), Verdict::Continue);
-        for stopping in [
-            "max_tokens",
-            "length",
-            "refusal",
-            "content_filter",
-            "insufficient_system_resource",
-            "something_new",
+    fn a_pending_tool_request_is_never_the_answer_under_the_production_check() {
+        use StopReason::*;
+        let p = CheckPolicy::Production;
+        assert_eq!(
+            check(p, MaxTokens, &reply(true)),
+            Verdict::Stop(StopCause::TruncatedCall)
+        );
+        for reason in [
+            EndTurn,
+            StopSequence,
+            PauseTurn,
+            Refusal,
+            ContentFilter,
+            Unknown,
         ] {
-            let verdict = check(P, &reply(stopping, true));
-            match verdict {
-                Verdict::Stop { reason } => assert!(reason.contains(stopping), "{reason}"),
-                other => panic!("{stopping} gave {other:?}"),
-            }
+            assert_eq!(
+                check(p, reason, &reply(true)),
+                Verdict::Stop(StopCause::CallsWithoutToolStop),
+                "{reason:?}"
+            );
         }
     }
 
     #[test]
     fn lesson_check_treats_everything_but_a_tool_request_as_the_answer() {
-        use CheckPolicy::Lesson as L;
-        assert_eq!(check(L, &reply("tool_use", true)), Verdict::Dispatch);
-        for other in ["end_turn", "max_tokens", "refusal", "pause_turn", "weird"] {
-            assert_eq!(check(L, &reply(other, true)), Verdict::Answer, "{other}");
+        use StopReason::*;
+        let l = CheckPolicy::Lesson;
+        assert_eq!(check(l, ToolUse, &reply(true)), Verdict::Dispatch);
+        for other in [EndTurn, MaxTokens, Refusal, PauseTurn, Unknown] {
+            assert_eq!(check(l, other, &reply(true)), Verdict::Answer, "{other:?}");
         }
     }
 
     #[test]
     fn a_tool_request_stop_without_tool_blocks_stops_the_run() {
-        assert!(matches!(
-            check(CheckPolicy::Production, &reply("tool_use", false)),
-            Verdict::Stop { .. }
-        ));
+        for policy in [CheckPolicy::Lesson, CheckPolicy::Production] {
+            assert_eq!(
+                check(policy, StopReason::ToolUse, &reply(false)),
+                Verdict::Stop(StopCause::ToolStopWithoutCalls)
+            );
+        }
     }
 }

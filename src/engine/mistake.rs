@@ -1,6 +1,6 @@
-//! The common mistakes the lessons warn about, as deliberate variants of the
-//! loop. Each one breaks a rule on purpose so the scripted model (or the
-//! budget) can show what goes wrong; the correct loop is `None`.
+//! The common mistakes the lessons warn about. Each one is a [`Policy`]
+//! that differs from the correct loop's in one respect; the loop consults
+//! the policy and never names a mistake itself.
 
 use serde::Serialize;
 
@@ -11,6 +11,8 @@ pub enum Mistake {
     DropResults,
     /// Does not save the model's own tool request into `messages`.
     ForgetRequest,
+    /// Appends the results before the model's own request.
+    WrongOrder,
     /// Appends parallel results as one message each.
     SplitResults,
     /// Ends the run when the reply has text, without reading the stop reason.
@@ -20,9 +22,10 @@ pub enum Mistake {
 }
 
 impl Mistake {
-    pub const ALL: [Mistake; 5] = [
+    pub const ALL: [Mistake; 6] = [
         Mistake::DropResults,
         Mistake::ForgetRequest,
+        Mistake::WrongOrder,
         Mistake::SplitResults,
         Mistake::StopOnText,
         Mistake::NoBudget,
@@ -33,6 +36,7 @@ impl Mistake {
         match self {
             Mistake::DropResults => "drop-results",
             Mistake::ForgetRequest => "forget-request",
+            Mistake::WrongOrder => "wrong-order",
             Mistake::SplitResults => "split-results",
             Mistake::StopOnText => "stop-on-text",
             Mistake::NoBudget => "no-budget",
@@ -49,6 +53,85 @@ impl Mistake {
             }
         }
     }
+
+    /// The loop this mistake makes.
+    pub fn policy(self) -> Policy {
+        let correct = Policy::CORRECT;
+        match self {
+            Mistake::DropResults => Policy {
+                results: Results::Drop,
+                ..correct
+            },
+            Mistake::ForgetRequest => Policy {
+                reply: SaveReply::Never,
+                ..correct
+            },
+            Mistake::WrongOrder => Policy {
+                reply: SaveReply::AfterResults,
+                ..correct
+            },
+            Mistake::SplitResults => Policy {
+                results: Results::OnePerResult,
+                ..correct
+            },
+            Mistake::StopOnText => Policy {
+                text_means_done: true,
+                ..correct
+            },
+            Mistake::NoBudget => Policy {
+                budget: Budget::SafetyCap,
+                ..correct
+            },
+        }
+    }
+}
+
+/// How a loop is written, in the respects the lessons' mistakes change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    pub budget: Budget,
+    pub reply: SaveReply,
+    pub results: Results,
+    /// Takes any reply with text as the answer, before reading the stop reason.
+    pub text_means_done: bool,
+}
+
+impl Policy {
+    /// The lesson's loop.
+    pub const CORRECT: Policy = Policy {
+        budget: Budget::MaxTurns,
+        reply: SaveReply::AtCall,
+        results: Results::AsTheApiWants,
+        text_means_done: false,
+    };
+}
+
+/// What limits the number of model calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    MaxTurns,
+    /// No budget: only the engine's [`SAFETY_CAP`].
+    SafetyCap,
+}
+
+/// When the model's reply goes into `messages`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveReply {
+    /// As soon as it arrives, before anything else.
+    AtCall,
+    /// After the tool results it asked for.
+    AfterResults,
+    Never,
+}
+
+/// How one turn's tool results go into `messages`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Results {
+    /// As the run's API wants them: one message of all results (Anthropic),
+    /// or one message per call (OpenAI).
+    AsTheApiWants,
+    OnePerResult,
+    Drop,
 }
 
 /// How many model calls a loop with no budget may make before the engine

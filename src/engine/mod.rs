@@ -10,10 +10,10 @@ mod run;
 mod tools;
 mod trace;
 
-pub use check::{CheckPolicy, StopReason, Verdict, check};
+pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
-pub use mistake::{Mistake, SAFETY_CAP};
-pub use model::{CallError, Model, Rejection, ScriptedModel, check_request};
+pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
+pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use run::{Insertion, Run};
 pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
-pub use trace::{Config, Event, Outcome, Phase, RequestSize, Step, ToolErrors, Trace};
+pub use trace::{Config, Event, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace};

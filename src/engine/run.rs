@@ -1,6 +1,7 @@
 //! The agent loop as a step machine. Written out as a plain function it is:
 //!
 //! ```text
+//! messages = [question]                     // start
 //! for turn in 0..max_turns {
 //!     reply = model.call(messages)          // call
 //!     messages.push(reply)
@@ -18,14 +19,15 @@
 //! ```
 //!
 //! Here each of those lines is one [`Step`], so a viewer can stop between
-//! them. Nothing in this file knows which transcript it is replaying.
+//! them. Nothing in this file knows which transcript it is replaying; the
+//! deliberate mistakes are a [`Policy`] it consults.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::check::{Verdict, check};
+use super::check::{StopCause, Verdict, check};
 use super::message::{Block, Message, Reply, Role};
-use super::mistake::{Mistake, SAFETY_CAP};
+use super::mistake::{Budget, Policy, Results, SAFETY_CAP, SaveReply};
 use super::model::{CallError, Model};
 use super::tools::ToolBox;
 use super::trace::{Config, Event, RequestSize, Step, ToolErrors, Trace};
@@ -40,6 +42,7 @@ struct PendingCall {
 
 #[derive(Debug)]
 enum Next {
+    Start,
     Call,
     Check(Reply),
     Dispatch {
@@ -75,6 +78,10 @@ pub struct Run<M, T> {
     turn: u32,
     calls: u32,
     next: Next,
+    policy: Policy,
+    /// A reply the policy keeps out of `messages` until its results are in.
+    held: Option<Message>,
+    mistake_shown: bool,
 }
 
 impl<M: Model, T: ToolBox> Run<M, T> {
@@ -90,7 +97,10 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             messages: opening,
             turn: 0,
             calls: 0,
-            next: Next::Call,
+            next: Next::Start,
+            policy: config.policy(),
+            held: None,
+            mistake_shown: false,
         }
     }
 
@@ -113,6 +123,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             config: self.config,
             messages: self.messages,
             steps,
+            mistake_shown: self.mistake_shown,
         }
     }
 
@@ -121,6 +132,10 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         let turn = self.turn;
         let event = match std::mem::replace(&mut self.next, Next::Done) {
             Next::Done => return None,
+            Next::Start => {
+                self.next = Next::Call;
+                Event::Start
+            }
             Next::Call => self.call(),
             Next::Check(reply) => self.check(reply),
             Next::Dispatch {
@@ -140,12 +155,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             }
             Next::Append(results) => {
                 let count = results.len();
-                let messages = self.append(results);
+                let appended = self.append(results);
                 self.turn += 1;
                 self.next = Next::Call;
                 Event::Append {
                     results: count,
-                    messages,
+                    appended,
                 }
             }
             Next::Exit(event) => event,
@@ -158,19 +173,16 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     fn call(&mut self) -> Event {
-        if self.config.mistake == Some(Mistake::NoBudget) {
-            if self.turn >= SAFETY_CAP {
-                return Event::Stopped {
-                    reason: format!(
-                        "the loop has no max_turns, so only the engine's safety cap of {SAFETY_CAP} \
-                         calls stopped it; a model that keeps asking for tools would keep it running forever"
-                    ),
-                };
+        let max_turns = self.config.max_turns.get();
+        match self.policy.budget {
+            Budget::MaxTurns if self.turn >= max_turns => {
+                return Event::BudgetExhausted { max_turns };
             }
-        } else if self.turn >= self.config.max_turns.get() {
-            return Event::BudgetExhausted {
-                max_turns: self.config.max_turns.get(),
-            };
+            Budget::SafetyCap if self.turn >= SAFETY_CAP => {
+                return Event::Stopped(StopCause::SafetyCap { calls: SAFETY_CAP });
+            }
+            Budget::SafetyCap if self.turn >= max_turns => self.mistake_shown = true,
+            _ => {}
         }
         let number = self.calls + 1;
         if let Some(insertion) = self.insertions.pop_front_if(|i| i.before_call <= number) {
@@ -179,7 +191,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 self.push(message);
             }
             self.next = Next::Call;
-            return Event::Inserted { messages: count };
+            return Event::Inserted { added: count };
         }
         let request = RequestSize {
             number: self.calls + 1,
@@ -195,8 +207,11 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     stop_reason_inferred: reply.stop_reason_inferred,
                     usage: reply.usage,
                 };
-                if self.config.mistake != Some(Mistake::ForgetRequest) {
-                    self.push(reply.clone().into_message());
+                let message = reply.clone().into_message();
+                match self.policy.reply {
+                    SaveReply::AtCall => self.push(message),
+                    SaveReply::AfterResults => self.held = Some(message),
+                    SaveReply::Never => {}
                 }
                 self.next = Next::Check(reply);
                 event
@@ -207,12 +222,24 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     fn check(&mut self, reply: Reply) -> Event {
+        let reason = self.config.dialect.stop_reason(&reply.stop_reason);
+        let correct = check(self.config.check, reason, &reply);
         let looks_done = !reply.text().trim().is_empty();
-        let verdict = if self.config.mistake == Some(Mistake::StopOnText) && looks_done {
+        let verdict = if self.policy.text_means_done && looks_done {
             Verdict::Answer
         } else {
-            check(self.config.check, &reply)
+            correct.clone()
         };
+        if verdict == Verdict::Dispatch {
+            if self.policy.reply != SaveReply::AtCall {
+                self.mistake_shown = true;
+            }
+        } else if let Some(held) = self.held.take() {
+            self.push(held);
+        }
+        if verdict != correct {
+            self.mistake_shown = true;
+        }
         self.next = match &verdict {
             Verdict::Dispatch => {
                 let pending: Vec<PendingCall> = reply
@@ -233,9 +260,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 self.turn += 1;
                 Next::Call
             }
-            Verdict::Stop { reason } => Next::Exit(Event::Stopped {
-                reason: reason.clone(),
-            }),
+            Verdict::Stop(cause) => Next::Exit(Event::Stopped(cause.clone())),
         };
         Event::Check {
             stop_reason: reply.stop_reason,
@@ -268,41 +293,40 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             Event::Dispatch { name, output, .. }
                 if output.is_error && self.config.tool_errors == ToolErrors::Raise =>
             {
-                Some(Event::Stopped {
-                    reason: format!(
-                        "`{name}` failed and the harness raised the error to its caller \
-                         instead of showing it to the model: {}",
-                        output.content
-                    ),
-                })
+                Some(Event::Stopped(StopCause::ToolErrorRaised {
+                    name: name.clone(),
+                    error: output.content.clone(),
+                }))
             }
             _ => None,
         }
     }
 
-    /// Appends the turn's results as one user message; returns how many
-    /// messages that took (the mistakes take none, or one per result).
+    /// Appends the turn's results as one user message (or as the policy
+    /// says); returns how many messages this added.
     fn append(&mut self, results: Vec<Block>) -> usize {
-        match self.config.mistake {
-            Some(Mistake::DropResults) => 0,
-            Some(Mistake::SplitResults) => {
-                let count = results.len();
+        let before = self.messages.len();
+        let together = self.config.dialect.results_in_one_message();
+        match self.policy.results {
+            Results::Drop => self.mistake_shown = true,
+            Results::AsTheApiWants if together => self.push(Message {
+                role: Role::User,
+                content: results,
+            }),
+            Results::AsTheApiWants | Results::OnePerResult => {
+                self.mistake_shown |= together && results.len() > 1;
                 for result in results {
                     self.push(Message {
                         role: Role::User,
                         content: vec![result],
                     });
                 }
-                count
-            }
-            _ => {
-                self.push(Message {
-                    role: Role::User,
-                    content: results,
-                });
-                1
             }
         }
+        if let Some(held) = self.held.take() {
+            self.push(held);
+        }
+        self.messages.len() - before
     }
 
     fn push(&mut self, message: Message) {

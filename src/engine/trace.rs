@@ -6,16 +6,20 @@ use std::num::NonZeroU32;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::check::{CheckPolicy, Verdict};
+use super::check::{CheckPolicy, StopCause, Verdict};
 use super::message::{Message, Usage};
 use super::mistake::Mistake;
+use super::mistake::Policy;
 use super::model::Rejection;
 use super::tools::ToolOutput;
+use crate::dialect::Dialect;
 
 /// How the loop is set up for one replay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Config {
     pub max_turns: NonZeroU32,
+    /// The API the run speaks: how stop reasons read, which requests fail.
+    pub dialect: Dialect,
     pub check: CheckPolicy,
     pub tool_errors: ToolErrors,
     /// A deliberate mistake, to show what it breaks; `None` is the correct loop.
@@ -24,13 +28,19 @@ pub struct Config {
 
 impl Config {
     /// The correct loop with the production check and the given budget.
-    pub fn new(max_turns: NonZeroU32) -> Self {
+    pub fn new(max_turns: NonZeroU32, dialect: Dialect) -> Self {
         Config {
             max_turns,
+            dialect,
             check: CheckPolicy::default(),
             tool_errors: ToolErrors::default(),
             mistake: None,
         }
+    }
+
+    /// How the loop is written: the lesson's, or a mistake's.
+    pub fn policy(&self) -> Policy {
+        self.mistake.map_or(Policy::CORRECT, |m| m.policy())
     }
 }
 
@@ -70,6 +80,8 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Event {
+    /// Before the first call: `messages` holds the opening, nothing is sent yet.
+    Start,
     /// The model was sent `request`; its reply is the last message now.
     Call {
         request: RequestSize,
@@ -94,12 +106,12 @@ pub enum Event {
     /// All results of the turn went into the conversation as one message.
     Append {
         results: usize,
-        /// How many messages they went in: 1, unless a mistake is active.
-        messages: usize,
+        /// How many messages this step added: 1, unless a mistake is active.
+        appended: usize,
     },
     /// The client added messages that no reply asked for (recorded logs only).
     Inserted {
-        messages: usize,
+        added: usize,
     },
     Answer {
         text: String,
@@ -108,9 +120,7 @@ pub enum Event {
     BudgetExhausted {
         max_turns: u32,
     },
-    Stopped {
-        reason: String,
-    },
+    Stopped(StopCause),
     /// The recording holds no reply for this call.
     RecordingEnded,
     Rejected {
@@ -121,6 +131,7 @@ pub enum Event {
 /// The phase names, as the lesson spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
+    Start,
     Call,
     Check,
     Dispatch,
@@ -136,6 +147,7 @@ pub enum Phase {
 impl Phase {
     pub fn as_str(self) -> &'static str {
         match self {
+            Phase::Start => "start",
             Phase::Call => "call",
             Phase::Check => "check",
             Phase::Dispatch => "dispatch",
@@ -152,7 +164,12 @@ impl Phase {
     pub fn is_exit(self) -> bool {
         !matches!(
             self,
-            Phase::Call | Phase::Check | Phase::Dispatch | Phase::Append | Phase::Inserted
+            Phase::Start
+                | Phase::Call
+                | Phase::Check
+                | Phase::Dispatch
+                | Phase::Append
+                | Phase::Inserted
         )
     }
 }
@@ -160,6 +177,7 @@ impl Phase {
 impl Event {
     pub fn phase(&self) -> Phase {
         match self {
+            Event::Start => Phase::Start,
             Event::Call { .. } => Phase::Call,
             Event::Check { .. } => Phase::Check,
             Event::Dispatch { .. } => Phase::Dispatch,
@@ -179,7 +197,7 @@ impl Event {
 pub enum Outcome<'a> {
     Answered(&'a str),
     BudgetExhausted,
-    Stopped(&'a str),
+    Stopped(&'a StopCause),
     RecordingEnded,
     Rejected(&'a Rejection),
 }
@@ -197,12 +215,44 @@ impl Outcome<'_> {
     }
 }
 
+/// Rounds that sent the conversation back for another call: tool rounds
+/// and paused turns. Answered, a run makes one call more than it has rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rounds {
+    pub tools: usize,
+    pub paused: usize,
+}
+
+impl Rounds {
+    pub fn of(steps: &[Step]) -> Self {
+        let mut rounds = Rounds::default();
+        for step in steps {
+            match &step.event {
+                Event::Append { .. } => rounds.tools += 1,
+                Event::Check {
+                    verdict: Verdict::Continue,
+                    ..
+                } => rounds.paused += 1,
+                _ => {}
+            }
+        }
+        rounds
+    }
+
+    pub fn total(self) -> usize {
+        self.tools + self.paused
+    }
+}
+
 /// A whole replay.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub config: Config,
     pub messages: Vec<Message>,
     pub steps: Vec<Step>,
+    /// Whether the configured mistake ever changed what the loop did; a run
+    /// with one tool call per reply cannot show `split-results`, say.
+    pub mistake_shown: bool,
 }
 
 impl Trace {
@@ -211,7 +261,7 @@ impl Trace {
         Some(match &self.steps.last()?.event {
             Event::Answer { text } => Outcome::Answered(text),
             Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
-            Event::Stopped { reason } => Outcome::Stopped(reason),
+            Event::Stopped(cause) => Outcome::Stopped(cause),
             Event::RecordingEnded => Outcome::RecordingEnded,
             Event::Rejected { rejection } => Outcome::Rejected(rejection),
             _ => return None,
@@ -232,6 +282,10 @@ impl Trace {
 
     pub fn tool_calls(&self) -> usize {
         self.count(Phase::Dispatch)
+    }
+
+    pub fn rounds(&self) -> Rounds {
+        Rounds::of(&self.steps)
     }
 
     fn count(&self, phase: Phase) -> usize {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::dialect::Dialect;
 use crate::engine::{
     Config, Event, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
     ToolErrors, ToolOutput, Trace,
@@ -37,6 +38,13 @@ pub struct Transcript {
     pub title: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// The API the run speaks; when absent, the one whose stop reasons the
+    /// replies use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<Dialect>,
+    /// Words for the teacher, shown under the caption of particular steps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remarks: Vec<Remark>,
     /// Messages that came before the question, such as the earlier turns of
     /// a chat that went on; they open the conversation.
     #[serde(default, skip_serializing_if = "History::is_empty")]
@@ -125,6 +133,15 @@ impl<'de> Deserialize<'de> for History {
     }
 }
 
+/// A remark shown with the caption of the call with this number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Remark {
+    /// The 1-based number of the model call the remark belongs to.
+    pub call: u32,
+    pub text: String,
+}
+
 /// What a correct run ends with, so an answer can be checked, not just given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -208,7 +225,8 @@ fn read_file(path: &Path) -> Result<String, LoadError> {
 pub enum Verification {
     /// The transcript states no expectation, or the run gave no answer.
     NotChecked,
-    Verified,
+    /// Verified, with the evidence: each check that was run and passed.
+    Verified(Vec<String>),
     /// Answered, but not what was expected; each entry says how.
     NotVerified(Vec<String>),
 }
@@ -263,7 +281,8 @@ impl Transcript {
 
     /// Replays the run through the real loop with the scripted model.
     pub fn replay(&self, config: Config) -> Trace {
-        let model = ScriptedModel::new(&self.replies).repeating_last(self.repeat_last_reply);
+        let model = ScriptedModel::new(&self.replies, config.dialect)
+            .repeating_last(self.repeat_last_reply);
         let tools = ReplayTools {
             definitions: &self.tools,
             environment: &self.environment,
@@ -282,12 +301,26 @@ impl Transcript {
         messages
     }
 
+    /// The API the run speaks.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+            .unwrap_or_else(|| Dialect::guess(self.replies.iter().map(|r| r.stop_reason.as_str())))
+    }
+
+    /// The remark for the call with this number, if the run has one.
+    pub fn remark(&self, call: u32) -> Option<&str> {
+        self.remarks
+            .iter()
+            .find(|r| r.call == call)
+            .map(|r| r.text.as_str())
+    }
+
     /// The loop set up as recorded: the transcript's own budget and harness,
     /// the production check, no mistake.
     pub fn default_config(&self) -> Config {
         Config {
             tool_errors: self.tool_errors,
-            ..Config::new(self.max_turns)
+            ..Config::new(self.max_turns, self.dialect())
         }
     }
 
@@ -296,20 +329,26 @@ impl Transcript {
             return Verification::NotChecked;
         };
         let mut misses = Vec::new();
-        if let Some(wanted) = &expect.answer
-            && answer.trim() != wanted.trim()
-        {
-            misses.push(format!("expected the answer {wanted:?}, got {answer:?}"));
+        let mut evidence = Vec::new();
+        if let Some(wanted) = &expect.answer {
+            if answer.trim() == wanted.trim() {
+                evidence.push(format!("the answer matched the expected {wanted:?}"));
+            } else {
+                misses.push(format!("expected the answer {wanted:?}, got {answer:?}"));
+            }
         }
-        if let Some(wanted) = expect.model_calls
-            && trace.model_calls() != wanted
-        {
-            misses.push(format!(
-                "expected {wanted} model calls, took {}",
-                trace.model_calls()
-            ));
+        if let Some(wanted) = expect.model_calls {
+            if trace.model_calls() == wanted {
+                evidence.push(format!("{wanted} model calls, as expected"));
+            } else {
+                misses.push(format!(
+                    "expected {wanted} model calls, took {}",
+                    trace.model_calls()
+                ));
+            }
         }
         if expect.no_tool_errors {
+            let before = misses.len();
             for step in &trace.steps {
                 if let Event::Dispatch {
                     id, name, output, ..
@@ -322,9 +361,14 @@ impl Transcript {
                     ));
                 }
             }
+            if misses.len() == before {
+                evidence.push("no tool reported an error".to_owned());
+            }
         }
-        if misses.is_empty() {
-            Verification::Verified
+        if misses.is_empty() && !evidence.is_empty() {
+            Verification::Verified(evidence)
+        } else if misses.is_empty() {
+            Verification::NotChecked
         } else {
             Verification::NotVerified(misses)
         }

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::dialect::Dialect;
 use crate::engine::{Block, StopReason, ToolEnv};
 
 use super::{FORMAT_VERSION, Problem, Transcript};
@@ -58,15 +59,38 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
         }
     }
 
+    let dialect = t.dialect();
     let mut ids: BTreeMap<&str, String> = BTreeMap::new();
     for (r, reply) in t.replies.iter().enumerate() {
+        // Another API's word for a stop reason is a slip a course author
+        // makes easily, and the replay would read it as unknown.
+        let other = Dialect::ALL
+            .into_iter()
+            .find(|d| !dialect.knows_stop(&reply.stop_reason) && d.knows_stop(&reply.stop_reason));
+        if let Some(other) = other {
+            let reason = other.stop_reason(&reply.stop_reason);
+            let own = dialect
+                .spell(reason)
+                .map_or("has no word for it".to_owned(), |w| {
+                    format!("calls it `{w}`")
+                });
+            problem(
+                format!("replies[{r}].stop_reason"),
+                format!(
+                    "`{}` is a stop reason of {}, but this run speaks {}, which {own}",
+                    reply.stop_reason,
+                    other.words().api,
+                    dialect.words().api
+                ),
+            );
+        }
         if reply.stop_reason.trim().is_empty() {
             problem(
                 format!("replies[{r}].stop_reason"),
                 "must not be empty".into(),
             );
         }
-        let asks_for_tools = StopReason::parse(&reply.stop_reason) == StopReason::ToolUse;
+        let asks_for_tools = dialect.stop_reason(&reply.stop_reason) == StopReason::ToolUse;
         for (b, block) in reply.content.iter().enumerate() {
             let at = format!("replies[{r}].content[{b}]");
             match block {

@@ -6,14 +6,14 @@
 
 use std::num::NonZeroU32;
 
-use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Step, Trace};
+use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Rounds, Step, Trace};
 use crate::transcript::Transcript;
 
 use ratatui::layout::Rect;
 
 use super::keymap::Action;
 use super::view;
-use crate::wire::Shape;
+use crate::dialect::Words;
 
 /// How the screen sets up the loop when it opens.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,16 +31,15 @@ pub struct Settings {
 pub enum DetailView {
     /// In words: what was sent, received, run, appended.
     Summary,
-    /// The JSON that crossed the wire, in one API's shape.
-    Wire(Shape),
+    /// The JSON that crossed the wire, in the shape of the run's API.
+    Wire,
 }
 
 impl DetailView {
     fn next(self) -> Self {
         match self {
-            DetailView::Summary => DetailView::Wire(Shape::Anthropic),
-            DetailView::Wire(Shape::Anthropic) => DetailView::Wire(Shape::OpenAi),
-            DetailView::Wire(Shape::OpenAi) => DetailView::Summary,
+            DetailView::Summary => DetailView::Wire,
+            DetailView::Wire => DetailView::Summary,
         }
     }
 }
@@ -113,6 +112,11 @@ impl App {
         self.config
     }
 
+    /// The names the run's API gives things.
+    pub fn words(&self) -> &'static Words {
+        self.config.dialect.words()
+    }
+
     pub fn trace(&self) -> &Trace {
         &self.trace
     }
@@ -135,8 +139,9 @@ impl App {
         self.steps_so_far(Phase::Call)
     }
 
-    pub fn tool_rounds_so_far(&self) -> usize {
-        self.steps_so_far(Phase::Append)
+    /// The rounds that led to another call, up to the current step.
+    pub fn rounds_so_far(&self) -> Rounds {
+        Rounds::of(&self.trace.steps[..=self.cursor])
     }
 
     fn steps_so_far(&self, phase: Phase) -> usize {

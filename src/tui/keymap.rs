@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::strings as s;
+use crate::narrate as s;
 
 /// Everything the user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

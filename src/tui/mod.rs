@@ -5,7 +5,6 @@
 
 pub mod app;
 pub mod keymap;
-pub mod strings;
 pub mod theme;
 pub mod view;
 

@@ -11,48 +11,32 @@ use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording, is_prompt};
 use super::wire::{Read, Reader, folds_into, only_results, system_text, tool_definitions};
-use crate::engine::{Block, Message, Role, Usage};
+use crate::dialect::Dialect;
+use crate::engine::{Block, Message, Role, StopReason, Usage};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Api {
-    Messages,
-    Chat,
-    Responses,
-}
-
-impl Api {
-    fn of(response: &Value) -> Api {
-        if response.get("choices").is_some() {
-            Api::Chat
-        } else if response.get("output").is_some()
-            || response.get("object") == Some(&"response".into())
-        {
-            Api::Responses
-        } else {
-            Api::Messages
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Api::Messages => "Anthropic Messages",
-            Api::Chat => "OpenAI Chat Completions",
-            Api::Responses => "OpenAI Responses",
-        }
+/// The API whose response this is, by its shape.
+fn dialect_of(response: &Value) -> Dialect {
+    if response.get("choices").is_some() {
+        Dialect::OpenaiChat
+    } else if response.get("output").is_some() || response.get("object") == Some(&"response".into())
+    {
+        Dialect::OpenaiResponses
+    } else {
+        Dialect::AnthropicMessages
     }
 }
 
-/// Reads the exchanges into `recording`; returns the API's name.
+/// Reads the exchanges into `recording`; returns the API they speak.
 pub fn read(
     exchanges: &[Value],
     recording: &mut Recording,
     reader: &mut Reader,
     notes: &mut Vec<String>,
-) -> &'static str {
+) -> Dialect {
     let api = exchanges
         .first()
         .and_then(|e| e.get("response"))
-        .map_or(Api::Messages, Api::of);
+        .map_or(Dialect::AnthropicMessages, dialect_of);
     for (k, exchange) in exchanges.iter().enumerate() {
         let (Some(request), Some(response)) = (exchange.get("request"), exchange.get("response"))
         else {
@@ -110,7 +94,7 @@ pub fn read(
             usage,
         });
     }
-    api.name()
+    api
 }
 
 /// The first request: everything before its last prompt is context.
@@ -147,14 +131,14 @@ fn add_additions(recording: &mut Recording, messages: Vec<Message>) {
 }
 
 fn request_messages(
-    api: Api,
+    api: Dialect,
     request: &Value,
     recording: &mut Recording,
     reader: &mut Reader,
 ) -> Vec<Message> {
     let mut messages: Vec<Message> = Vec::new();
     match api {
-        Api::Messages | Api::Chat => {
+        Dialect::AnthropicMessages | Dialect::OpenaiChat => {
             if let Some(system) = system_text(reader, request.get("system"))
                 && recording.system.is_none()
             {
@@ -179,7 +163,7 @@ fn request_messages(
                 }
             }
         }
-        Api::Responses => {
+        Dialect::OpenaiResponses => {
             if let Some(system) = system_text(reader, request.get("instructions"))
                 && recording.system.is_none()
             {
@@ -202,7 +186,7 @@ fn request_messages(
 }
 
 fn response_reply(
-    api: Api,
+    api: Dialect,
     response: &Value,
     reader: &mut Reader,
     notes: &mut Vec<String>,
@@ -216,7 +200,7 @@ fn response_reply(
     };
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
     match api {
-        Api::Messages => {
+        Dialect::AnthropicMessages => {
             let mut content = Vec::new();
             reader.blocks_into(response.get("content"), &mut content);
             let message = Message {
@@ -229,7 +213,7 @@ fn response_reply(
                 usage("input_tokens", "output_tokens"),
             )
         }
-        Api::Chat => {
+        Dialect::OpenaiChat => {
             let choices = response.get("choices").and_then(Value::as_array);
             let choices = choices.map_or(&[][..], Vec::as_slice);
             if choices.len() > 1 {
@@ -253,7 +237,7 @@ fn response_reply(
             let finish = text(first.and_then(|c| c.get("finish_reason")));
             (message, finish, usage("prompt_tokens", "completion_tokens"))
         }
-        Api::Responses => {
+        Dialect::OpenaiResponses => {
             let mut content = Vec::new();
             for item in response
                 .get("output")
@@ -266,10 +250,12 @@ fn response_reply(
                 }
             }
             let calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
-            // Responses has a status, not a finish reason.
+            // Responses has a status, not a finish reason; the dialect names
+            // a completed response by whether it asks for tools.
+            let spell = |reason| api.spell(reason).map(str::to_owned);
             let stop = match response.get("status").and_then(Value::as_str) {
-                Some("completed") if calls => Some("tool_calls".to_owned()),
-                Some("completed") => Some("stop".to_owned()),
+                Some("completed") if calls => spell(StopReason::ToolUse),
+                Some("completed") => spell(StopReason::EndTurn),
                 Some("incomplete") => Some(
                     text(response.pointer("/incomplete_details/reason"))
                         .unwrap_or_else(|| "incomplete".to_owned()),

@@ -10,6 +10,7 @@ mod wire;
 use serde_json::Value;
 
 use super::{LoadError, Transcript};
+use crate::dialect::Dialect;
 use segment::Recording;
 use wire::Reader;
 
@@ -112,7 +113,8 @@ pub fn load(
                 Parsed::Document(_) => &[],
             };
             let api = exchanges::read(exchanges, &mut main, &mut reader, &mut notes);
-            kind = format!("{kind}, {api}");
+            kind = format!("{kind}, {}", api.words().api);
+            main.dialect = api;
         }
         (Format::ClaudeCode, parsed) => {
             let lines = match parsed {
@@ -130,10 +132,13 @@ pub fn load(
         }
         (Format::Native, _) => unreachable!("handled above"),
     }
-    main.openai = main.openai || reader.openai;
+    if format != Format::Exchanges && reader.openai {
+        main.dialect = Dialect::OpenaiChat;
+    }
+    let dialect = main.dialect;
     let mut runs = segment::cut_runs(main);
     if let Some(mut side) = side {
-        side.openai = reader.openai;
+        side.dialect = dialect;
         runs.extend(segment::cut_runs(side));
     }
     notes.extend(reader.skipped.notes());

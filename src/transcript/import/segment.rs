@@ -6,7 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
+use crate::dialect::Dialect;
+use crate::engine::{
+    Block, Insertion, Message, Reply, Role, StopReason, ToolDef, ToolOutput, Usage,
+};
 
 use super::wire::folds_into;
 use crate::transcript::{FORMAT_VERSION, History, Transcript};
@@ -52,8 +55,8 @@ pub struct Recording {
     pub model: Option<String>,
     pub system: Option<String>,
     pub tools: Vec<ToolDef>,
-    /// Inferred stop reasons use OpenAI's spelling.
-    pub openai: bool,
+    /// The API it was recorded with: inferred stop reasons use its spelling.
+    pub dialect: Dialect,
     pub entries: Vec<Entry>,
 }
 
@@ -102,7 +105,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
         model,
         system,
         tools,
-        openai,
+        dialect,
         entries,
     } = recording;
     let mut builders = Vec::new();
@@ -119,7 +122,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 current = Some(RunBuilder::new(index, message.text()));
             }
             (Origin::Conversation, Some(run)) if message.role == Role::Assistant => {
-                run.add_reply(&entry, openai)
+                run.add_reply(&entry, dialect)
             }
             (Origin::Conversation, Some(run)) => run.add_results(message),
             (Origin::Conversation, None) => {}
@@ -152,6 +155,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 model: model.clone().unwrap_or_else(|| "unknown".to_owned()),
                 system: system.clone(),
                 tools: tools.clone(),
+                dialect,
             })
         })
         .collect()
@@ -171,6 +175,7 @@ pub fn is_prompt(message: &Message) -> bool {
 }
 
 struct Finish<'a> {
+    dialect: Dialect,
     id: String,
     description: String,
     title: String,
@@ -196,7 +201,7 @@ impl RunBuilder {
         }
     }
 
-    fn add_reply(&mut self, entry: &Entry, openai: bool) {
+    fn add_reply(&mut self, entry: &Entry, dialect: Dialect) {
         if !self.pending_insert.is_empty() {
             self.inserted.push(Insertion {
                 before_call: self.replies.len() as u32 + 1,
@@ -208,12 +213,12 @@ impl RunBuilder {
         let (stop_reason, inferred) = match &entry.stop_reason {
             Some(reason) => (reason.clone(), false),
             None => {
-                let spelling = match (asks, openai) {
-                    (true, false) => "tool_use",
-                    (true, true) => "tool_calls",
-                    (false, false) => "end_turn",
-                    (false, true) => "stop",
+                let reason = if asks {
+                    StopReason::ToolUse
+                } else {
+                    StopReason::EndTurn
                 };
+                let spelling = dialect.spell(reason).unwrap_or_default();
                 (spelling.to_owned(), true)
             }
         };
@@ -287,6 +292,8 @@ impl RunBuilder {
             id: f.id,
             title: f.title,
             description: f.description,
+            dialect: Some(f.dialect),
+            remarks: Vec::new(),
             history: History::prefix(f.all, self.prompt_index),
             question: self.question,
             system: f.system,

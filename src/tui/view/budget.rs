@@ -6,11 +6,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Gauge;
 
-use crate::engine::{Event, Outcome};
+use crate::engine::{Budget, Event, Outcome, SAFETY_CAP};
+use crate::narrate as s;
 use crate::text::one_line;
 use crate::transcript::Verification;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 /// How much of the turn budget is left at the cursor.
@@ -21,12 +21,16 @@ pub enum BudgetState {
     LastTurn,
     /// The loop ran out of turns and returned None.
     Spent,
+    /// The loop has no budget (a mistake): only the safety cap counts.
+    NoBudget,
 }
 
 impl BudgetState {
     pub fn of(app: &App) -> Self {
         let step = app.step();
-        if matches!(step.event, Event::BudgetExhausted { .. }) {
+        if app.config().policy().budget == Budget::SafetyCap {
+            BudgetState::NoBudget
+        } else if matches!(step.event, Event::BudgetExhausted { .. }) {
             BudgetState::Spent
         } else if step.turn + 1 >= app.config().max_turns.get() {
             BudgetState::LastTurn
@@ -36,14 +40,24 @@ impl BudgetState {
     }
 }
 
-/// The gauge itself: calls used out of max_turns, coloured by state.
+/// The gauge itself: calls used out of max_turns (or, with no budget, out
+/// of the engine's safety cap), coloured by state.
 pub fn budget_gauge(used: usize, max_turns: u32, state: BudgetState) -> Gauge<'static> {
-    let (style, label) = match state {
-        BudgetState::Left => (theme::GAUGE_LEFT, s::gauge_left(used, max_turns)),
-        BudgetState::LastTurn => (theme::GAUGE_LAST, s::gauge_last(used, max_turns)),
-        BudgetState::Spent => (theme::GAUGE_SPENT, s::gauge_spent(used, max_turns)),
+    let (style, label, limit) = match state {
+        BudgetState::Left => (theme::GAUGE_LEFT, s::gauge_left(used, max_turns), max_turns),
+        BudgetState::LastTurn => (theme::GAUGE_LAST, s::gauge_last(used, max_turns), max_turns),
+        BudgetState::Spent => (
+            theme::GAUGE_SPENT,
+            s::gauge_spent(used, max_turns),
+            max_turns,
+        ),
+        BudgetState::NoBudget => (
+            theme::GAUGE_LAST,
+            s::gauge_no_budget(used, SAFETY_CAP),
+            SAFETY_CAP,
+        ),
     };
-    let ratio = (used as f64 / f64::from(max_turns)).clamp(0.0, 1.0);
+    let ratio = (used as f64 / f64::from(limit)).clamp(0.0, 1.0);
     Gauge::default()
         .gauge_style(style)
         .ratio(ratio)
@@ -80,8 +94,16 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
         ]);
     }
     let trace = app.trace();
+    let unshown = app.config().mistake.is_some() && !trace.mistake_shown;
     let goal = match app.transcript().verify(trace) {
-        Verification::Verified => Some(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL)),
+        // "verified" would read as if the mistake did no harm.
+        _ if unshown => Some(Span::styled(
+            format!(" · {}", s::MISTAKE_NOT_SHOWN),
+            theme::LABEL,
+        )),
+        Verification::Verified(_) => {
+            Some(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL))
+        }
         Verification::NotVerified(_) => Some(Span::styled(
             format!(" · {}", s::NOT_VERIFIED),
             theme::ERROR,

@@ -1,17 +1,23 @@
-//! The caption: what the current step does and why, in a sentence or two.
+//! The caption: what the current step does and why, in a sentence or two,
+//! in the run's dialect; a course author's remark for the step below it.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::engine::{CheckPolicy, Event, Mistake, StopReason, Verdict};
+use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, Verdict};
+use crate::narrate as s;
 use crate::text::one_line;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let paragraph = Paragraph::new(caption(app))
+    let mut text = caption(app);
+    if let Some(remark) = remark(app) {
+        text.push(' ');
+        text.push_str(&one_line(remark, 400));
+    }
+    let paragraph = Paragraph::new(text)
         .style(theme::TEXT)
         .wrap(Wrap { trim: true });
     frame.render_widget(paragraph, area);
@@ -21,14 +27,31 @@ fn caption(app: &App) -> String {
     mistake_caption(app).unwrap_or_else(|| step_caption(app))
 }
 
-/// At the step where an active mistake does its damage, say what it did.
+/// The transcript's remark for this call, shown at its call step.
+fn remark(app: &App) -> Option<&str> {
+    match &app.step().event {
+        Event::Call { request, .. } => app.transcript().remark(request.number),
+        _ => None,
+    }
+}
+
+/// Where an active mistake does its damage, say what it did; at the end of
+/// a run it never changed, say why.
 fn mistake_caption(app: &App) -> Option<String> {
     let mistake = app.config().mistake?;
     let step = app.step();
+    let w = app.words();
+    if app.at_end() && !app.trace().mistake_shown {
+        return Some(s::mistake_not_shown(w, mistake));
+    }
+    let dialect = app.config().dialect;
     match (mistake, &step.event) {
-        (Mistake::DropResults, Event::Append { .. }) => Some(s::MISTAKE_DROPPED.to_owned()),
-        (Mistake::ForgetRequest, Event::Call { .. }) => Some(s::MISTAKE_FORGOT.to_owned()),
-        (Mistake::SplitResults, Event::Append { messages, .. }) if *messages > 1 => {
+        (Mistake::DropResults, Event::Append { .. }) => Some(s::mistake_dropped(w)),
+        (Mistake::ForgetRequest, Event::Call { .. }) => Some(s::mistake_forgot(w)),
+        (Mistake::WrongOrder, Event::Append { .. }) => Some(s::MISTAKE_WRONG_ORDER.to_owned()),
+        (Mistake::SplitResults, Event::Append { appended, .. })
+            if *appended > 1 && dialect.results_in_one_message() =>
+        {
             Some(s::MISTAKE_SPLIT.to_owned())
         }
         (
@@ -37,8 +60,8 @@ fn mistake_caption(app: &App) -> Option<String> {
                 stop_reason,
                 verdict: Verdict::Answer,
             },
-        ) if StopReason::parse(stop_reason) == StopReason::ToolUse => {
-            Some(s::mistake_stopped_on_text(&one_line(stop_reason, 40)))
+        ) if dialect.stop_reason(stop_reason) == StopReason::ToolUse => {
+            Some(s::mistake_stopped_on_text(w, &one_line(stop_reason, 40)))
         }
         (Mistake::NoBudget, Event::Call { request, .. })
             if request.number > app.transcript().max_turns.get() =>
@@ -54,34 +77,42 @@ fn mistake_caption(app: &App) -> Option<String> {
 
 fn step_caption(app: &App) -> String {
     let step = app.step();
+    let w = app.words();
+    let dialect = app.config().dialect;
     let short = |t: &str| one_line(t, 60);
     match &step.event {
+        Event::Start => s::caption_start(step.messages),
         Event::Call { request, .. } if request.number == 1 => s::caption_first_call(),
-        Event::Call { request, .. } => s::caption_call(request.number, request.messages),
+        Event::Call { request, .. } => s::caption_call(w, request.number, request.messages),
         Event::Check {
             stop_reason,
             verdict,
         } => {
             let sr = short(stop_reason);
             match verdict {
-                Verdict::Dispatch => s::caption_check_dispatch(&sr),
+                Verdict::Dispatch => s::caption_check_dispatch(w, &sr),
                 Verdict::Answer
                     if app.config().check == CheckPolicy::Lesson
-                        && StopReason::parse(stop_reason) != StopReason::EndTurn =>
+                        && dialect.stop_reason(stop_reason) != StopReason::EndTurn =>
                 {
-                    s::caption_check_lesson_answer(&sr)
+                    s::caption_check_lesson_answer(w, &sr)
                 }
-                Verdict::Answer => s::caption_check_answer(&sr),
+                Verdict::Answer => s::caption_check_answer(w, &sr),
                 Verdict::Continue => s::caption_check_continue(&sr),
-                Verdict::Stop { reason } => s::caption_check_stop(&sr, &one_line(reason, 160)),
+                Verdict::Stop(cause) => s::caption_check_stop(w, &sr, &s::cause(w, cause)),
             }
         }
         Event::Dispatch { name, output, .. } => {
             let (nth, of) = app.dispatch_position();
-            s::caption_dispatch(&short(name), nth, of, output.is_error)
+            s::caption_dispatch(w, &short(name), nth, of, output.is_error)
         }
-        Event::Append { results, .. } => s::caption_append(*results),
-        Event::Inserted { messages } => s::caption_inserted(*messages),
+        Event::Append { results, .. } => {
+            let config = app.config();
+            let turns_left = config.policy().budget == Budget::SafetyCap
+                || step.turn + 1 < config.max_turns.get();
+            s::caption_append(w, *results, turns_left, config.max_turns.get())
+        }
+        Event::Inserted { added } => s::caption_inserted(*added),
         Event::Answer { text } => {
             let checked = app.trace().steps[..app.cursor()]
                 .iter()
@@ -92,25 +123,23 @@ fn step_caption(app: &App) -> String {
                 })
                 .unwrap_or_default();
             let finished = matches!(
-                StopReason::parse(checked),
+                dialect.stop_reason(checked),
                 StopReason::EndTurn | StopReason::StopSequence
             );
             if app.config().check == CheckPolicy::Lesson && !finished {
-                s::caption_lesson_returned(&short(checked), &short(text))
+                s::caption_lesson_returned(w, &short(checked), &short(text))
             } else {
                 s::caption_answer(
                     &short(text),
                     app.calls_so_far(),
-                    app.tool_rounds_so_far(),
+                    app.rounds_so_far(),
                     app.trace().tool_calls(),
                 )
             }
         }
         Event::BudgetExhausted { max_turns } => s::caption_budget(*max_turns),
-        Event::Stopped { reason } => s::caption_stopped(&one_line(reason, 160)),
+        Event::Stopped(cause) => s::caption_stopped(&s::cause(w, cause)),
         Event::RecordingEnded => s::caption_recording_ended(),
-        Event::Rejected { rejection } => {
-            s::caption_rejected(&one_line(&rejection.to_string(), 160))
-        }
+        Event::Rejected { rejection } => s::caption_rejected(w, &s::rejection(w, rejection)),
     }
 }

@@ -8,11 +8,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph, Wrap};
 
-use crate::engine::{Block, Event, Verdict};
+use crate::engine::{Block, Event, Results, SaveReply, Verdict};
+use crate::narrate as s;
 use crate::text::{one_line, sanitize};
 use crate::transcript::Verification;
 use crate::tui::app::{App, DetailView};
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 use super::wire_view;
@@ -27,7 +27,7 @@ const SHORT: usize = 120;
 fn content(app: &App) -> Vec<Line<'static>> {
     match app.detail {
         DetailView::Summary => summary(app),
-        DetailView::Wire(shape) => wire_view::lines(app, shape),
+        DetailView::Wire => wire_view::lines(app),
     }
 }
 
@@ -59,8 +59,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         step.turn,
         step.event.phase().as_str(),
     );
-    if let DetailView::Wire(shape) = app.detail {
-        title.push_str(&s::wire_title(shape.name()));
+    if app.detail == DetailView::Wire {
+        title.push_str(&s::wire_title(app.words().api));
     }
     if rows > inner_height {
         title.push_str(s::MORE_BELOW);
@@ -126,8 +126,14 @@ fn summary(app: &App) -> Vec<Line<'static>> {
 
 fn step_lines(app: &App) -> Vec<Line<'static>> {
     let step = app.step();
+    let w = app.words();
     let short = |t: &str| one_line(t, SHORT);
     match &step.event {
+        Event::Start => {
+            let mut lines = vec![Line::styled(s::detail_start(step.messages), theme::TITLE)];
+            lines.extend(newest_message_lines(app, step.messages));
+            lines
+        }
         Event::Call {
             request,
             stop_reason,
@@ -140,12 +146,12 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::TEXT,
                 ),
                 Line::from(vec![
-                    Span::styled(s::detail_reply(&short(stop_reason)), theme::TITLE),
+                    Span::styled(s::detail_reply(w, &short(stop_reason)), theme::TITLE),
                     Span::styled(
                         if *stop_reason_inferred {
-                            s::INFERRED
+                            s::inferred(w)
                         } else {
-                            ""
+                            String::new()
                         },
                         theme::LABEL,
                     ),
@@ -168,14 +174,14 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 Verdict::Dispatch => s::BRANCH_DISPATCH,
                 Verdict::Answer => s::BRANCH_ANSWER,
                 Verdict::Continue => s::BRANCH_CONTINUE,
-                Verdict::Stop { .. } => s::BRANCH_STOP,
+                Verdict::Stop(_) => s::BRANCH_STOP,
             };
             let mut lines = vec![Line::styled(
-                s::detail_check(&short(stop_reason), branch),
+                s::detail_check(w, &short(stop_reason), branch),
                 theme::TITLE,
             )];
-            if let Verdict::Stop { reason } = verdict {
-                lines.push(Line::styled(one_line(reason, FOLD_CHARS), theme::STOPPED));
+            if let Verdict::Stop(cause) = verdict {
+                lines.push(Line::styled(s::cause(w, cause), theme::STOPPED));
             }
             lines.extend(newest_message_lines(app, 1));
             lines
@@ -203,19 +209,24 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             lines.extend(folded(&output.content, style, app.expanded));
             lines
         }
-        Event::Append { results, messages } => {
-            let header = match messages {
+        Event::Append { results, appended } => {
+            let first = step.messages - appended;
+            let policy = app.config().policy();
+            let header = match appended {
                 0 => s::detail_dropped(*results),
-                1 => s::detail_append(*results, step.messages - 1),
-                n => s::detail_split(*results, *n),
+                _ if policy.reply == SaveReply::AfterResults => s::detail_wrong_order(first),
+                n if *n > 1 && policy.results == Results::OnePerResult => {
+                    s::detail_split(*results, *n)
+                }
+                _ => s::detail_append(w, *results, first),
             };
             let mut lines = vec![Line::styled(header, theme::TITLE)];
-            lines.extend(newest_message_lines(app, *messages));
+            lines.extend(newest_message_lines(app, *appended));
             lines
         }
-        Event::Inserted { messages } => {
-            let mut lines = vec![Line::styled(s::detail_inserted(*messages), theme::TITLE)];
-            lines.extend(newest_message_lines(app, *messages));
+        Event::Inserted { added } => {
+            let mut lines = vec![Line::styled(s::detail_inserted(*added), theme::TITLE)];
+            lines.extend(newest_message_lines(app, *added));
             lines
         }
         Event::Answer { text: answer } => {
@@ -233,9 +244,10 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 theme::TEXT,
             ));
             match app.transcript().verify(trace) {
-                Verification::Verified => {
-                    lines.push(Line::styled(s::detail_goal_verified(), theme::ANSWER))
-                }
+                Verification::Verified(evidence) => lines.push(Line::styled(
+                    s::detail_goal_verified(&evidence.join("; ")),
+                    theme::ANSWER,
+                )),
                 Verification::NotVerified(misses) => lines.push(Line::styled(
                     s::detail_goal_missed(&one_line(&misses.join("; "), FOLD_CHARS)),
                     theme::ERROR,
@@ -252,14 +264,11 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             ),
             Line::styled(s::DETAIL_NONE_MEANS, theme::TEXT),
         ],
-        Event::Stopped { reason } => {
-            vec![Line::styled(one_line(reason, FOLD_CHARS), theme::STOPPED)]
-        }
+        Event::Stopped(cause) => vec![Line::styled(s::cause(w, cause), theme::STOPPED)],
         Event::RecordingEnded => vec![Line::styled(s::caption_recording_ended(), theme::STOPPED)],
-        Event::Rejected { rejection } => vec![Line::styled(
-            one_line(&rejection.to_string(), FOLD_CHARS),
-            theme::ERROR,
-        )],
+        Event::Rejected { rejection } => {
+            vec![Line::styled(s::rejection(w, rejection), theme::ERROR)]
+        }
     }
 }
 
@@ -269,6 +278,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
     let end = app.step().messages;
     let messages = &app.trace().messages[end.saturating_sub(count)..end];
     let text = |t: &str| one_line(t, FOLD_CHARS);
+    let w = app.words();
     messages
         .iter()
         .flat_map(|m| &m.content)
@@ -276,7 +286,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
             Block::ToolUse { id, name, input } => Line::from(vec![
-                Span::styled(format!("{} ", s::KIND_TOOL_USE), theme::BLOCK_KIND),
+                Span::styled(format!("{} ", w.tool_request), theme::BLOCK_KIND),
                 Span::raw(format!(
                     "{} {} ",
                     one_line(id, SHORT),
@@ -289,7 +299,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                 content,
                 is_error,
             } => Line::from(vec![
-                Span::styled(format!("{} ", s::KIND_TOOL_RESULT), theme::BLOCK_KIND),
+                Span::styled(format!("{} ", w.result_kind), theme::BLOCK_KIND),
                 Span::raw(format!("{} ", one_line(tool_use_id, SHORT))),
                 Span::styled(
                     text(content),

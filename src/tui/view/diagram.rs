@@ -2,38 +2,57 @@
 //! taken marked.
 //!
 //! ```text
+//!    start
 //! ╭▶ call ─ budget spent ▶ None
 //! │   │
-//! │  check ─ end_turn ──▶ answer
-//! │   │ tool_use  other ▶ stop
+//! │  check ─ end_turn ─▶ answer
+//! │   │ tool_use  other ▶ halt
 //! │  dispatch
 //! │   │
 //! ╰─ append
 //! ```
+//!
+//! The edge labels are the run's own stop reasons: `stop` and `tool_calls`
+//! in an OpenAI Chat run. The exit that is no answer is `halt`, never
+//! `stop`, which OpenAI uses for a finished answer.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
+use crate::dialect::Words;
 use crate::engine::{Event, Verdict};
+use crate::narrate as s;
 use crate::text::one_line;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
 
-/// Columns the diagram panel takes, borders included.
-pub const WIDTH: u16 = 32;
+/// Columns the diagram panel takes at least, borders included.
+const MIN_WIDTH: u16 = 32;
+
+/// Columns the diagram panel takes for a run: wider when the run's API has
+/// longer names for its stop reasons.
+pub fn width(w: &Words) -> u16 {
+    let widest = lines(w)
+        .iter()
+        .map(|parts| parts.iter().map(Part::width).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    // Borders, and a column of air before the right one.
+    MIN_WIDTH.max(widest as u16 + 3)
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Node {
+    Start,
     Call,
     Check,
     Dispatch,
     Append,
     Answer,
     None,
-    Stop,
+    Halt,
 }
 
 /// The arrows that can be marked as just taken.
@@ -51,39 +70,50 @@ enum Edge {
 enum Part {
     Plain(&'static str),
     Node(Node, &'static str),
-    Edge(Edge, &'static str),
+    Edge(Edge, String),
 }
 
-fn lines() -> [Vec<Part>; 7] {
-    use Part::{Edge as E, Node as N, Plain as P};
+impl Part {
+    fn width(&self) -> usize {
+        match self {
+            Part::Plain(text) | Part::Node(_, text) => text.chars().count(),
+            Part::Edge(_, text) => text.chars().count(),
+        }
+    }
+}
+
+fn lines(w: &Words) -> [Vec<Part>; 8] {
+    use Part::{Node as N, Plain as P};
+    let e = |edge, text: &str| Part::Edge(edge, text.to_owned());
     [
+        vec![P("   "), N(Node::Start, s::NODE_START)],
         vec![
-            E(Edge::Loop, "╭▶ "),
+            e(Edge::Loop, "╭▶ "),
             N(Node::Call, s::NODE_CALL),
-            E(Edge::ToNone, s::EDGE_BUDGET),
+            e(Edge::ToNone, s::EDGE_BUDGET),
             N(Node::None, s::NODE_NONE),
         ],
-        vec![E(Edge::Loop, "│"), P("   │")],
+        vec![e(Edge::Loop, "│"), P("   │")],
         vec![
-            E(Edge::Loop, "│"),
+            e(Edge::Loop, "│"),
             P("  "),
             N(Node::Check, s::NODE_CHECK),
-            E(Edge::ToAnswer, s::EDGE_ANSWER),
+            e(Edge::ToAnswer, &s::edge_answer(w)),
             N(Node::Answer, s::NODE_ANSWER),
         ],
         vec![
-            E(Edge::Loop, "│"),
-            E(Edge::ToDispatch, s::EDGE_TOOL),
-            E(Edge::ToStop, s::EDGE_OTHER),
-            N(Node::Stop, s::NODE_STOP),
+            e(Edge::Loop, "│"),
+            e(Edge::ToDispatch, &s::edge_tool(w)),
+            e(Edge::ToStop, s::EDGE_OTHER),
+            N(Node::Halt, s::NODE_HALT),
         ],
         vec![
-            E(Edge::Loop, "│"),
+            e(Edge::Loop, "│"),
             P("  "),
             N(Node::Dispatch, s::NODE_DISPATCH),
         ],
-        vec![E(Edge::Loop, "│"), P("   │")],
-        vec![E(Edge::Loop, "╰─ "), N(Node::Append, s::NODE_APPEND)],
+        vec![e(Edge::Loop, "│"), P("   │")],
+        vec![e(Edge::Loop, "╰─ "), N(Node::Append, s::NODE_APPEND)],
     ]
 }
 
@@ -91,6 +121,7 @@ fn lines() -> [Vec<Part>; 7] {
 fn position(app: &App) -> (Node, Option<Edge>) {
     let step = app.step();
     match &step.event {
+        Event::Start => (Node::Start, None),
         Event::Call { .. } => (Node::Call, (step.turn > 0).then_some(Edge::Loop)),
         Event::Check { verdict, .. } => (
             Node::Check,
@@ -98,7 +129,7 @@ fn position(app: &App) -> (Node, Option<Edge>) {
                 Verdict::Dispatch => Edge::ToDispatch,
                 Verdict::Answer => Edge::ToAnswer,
                 Verdict::Continue => Edge::Loop,
-                Verdict::Stop { .. } => Edge::ToStop,
+                Verdict::Stop(_) => Edge::ToStop,
             }),
         ),
         Event::Dispatch { .. } => (Node::Dispatch, Some(Edge::ToDispatch)),
@@ -107,15 +138,15 @@ fn position(app: &App) -> (Node, Option<Edge>) {
         Event::Inserted { .. } => (Node::Append, None),
         Event::Answer { .. } => (Node::Answer, Some(Edge::ToAnswer)),
         Event::BudgetExhausted { .. } => (Node::None, Some(Edge::ToNone)),
-        Event::Stopped { .. } | Event::RecordingEnded | Event::Rejected { .. } => {
-            (Node::Stop, Some(Edge::ToStop))
+        Event::Stopped(_) | Event::RecordingEnded | Event::Rejected { .. } => {
+            (Node::Halt, Some(Edge::ToStop))
         }
     }
 }
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let (current, taken) = position(app);
-    let mut text: Vec<Line> = lines()
+    let mut text: Vec<Line> = lines(app.words())
         .into_iter()
         .map(|parts| {
             let spans: Vec<Span> = parts
@@ -152,14 +183,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
 /// One line per turn reached so far: what the check read and what followed.
 fn turn_lines(app: &App) -> Vec<Line<'static>> {
-    let steps = &app.trace().steps[..=app.cursor()];
+    let all = &app.trace().steps;
+    let steps = &all[..=app.cursor()];
     let current = app.step().turn;
     let last = steps.last().map_or(0, |s| s.turn);
     (0..=last)
         .map(|turn| {
             let in_turn = || steps.iter().filter(move |s| s.turn == turn);
-            let tools = in_turn()
-                .filter(|s| matches!(s.event, Event::Dispatch { .. }))
+            // The tools the reply asked for, dispatched yet or not.
+            let tools = all
+                .iter()
+                .filter(|s| s.turn == turn && matches!(s.event, Event::Dispatch { .. }))
                 .count();
             let checked = in_turn().find_map(|s| match &s.event {
                 Event::Check {
@@ -178,6 +212,7 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
                 (Some((stop, Verdict::Answer)), _) => s::turn_answer(stop),
                 (Some((stop, Verdict::Stop { .. })), _) => s::turn_stop(stop),
                 (None, Some(exit)) => exit.phase().as_str().to_owned(),
+                (None, None) if turn == 0 && steps.len() == 1 => s::TURN_START.to_owned(),
                 (None, None) => s::TURN_CALLING.to_owned(),
             };
             let style = if turn == current {
@@ -186,7 +221,7 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
                 theme::LABEL
             };
             Line::styled(
-                one_line(&s::turn_line(turn, &what), WIDTH as usize - 2),
+                one_line(&s::turn_line(turn, &what), width(app.words()) as usize - 2),
                 style,
             )
         })

@@ -5,8 +5,8 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use crate::narrate as s;
 use crate::tui::keymap::{footer_entries, help_rows};
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 pub fn render_footer(frame: &mut Frame, area: Rect) {

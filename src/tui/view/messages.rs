@@ -7,10 +7,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph};
 
+use crate::dialect::Words;
 use crate::engine::{Block, Event, Message, Role};
+use crate::narrate as s;
 use crate::text::one_line;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
@@ -40,7 +41,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let rows: Vec<Line> = app.trace().messages[..end]
         .iter()
         .enumerate()
-        .flat_map(|(i, m)| message_rows(i, m, i >= added_from, width, number_width))
+        .flat_map(|(i, m)| message_rows(app.words(), i, m, i >= added_from, width, number_width))
         .collect();
     // Keep the newest rows in view: drop rows from the top when they overflow.
     let skip = rows.len().saturating_sub(inner.height as usize);
@@ -64,13 +65,21 @@ fn short_id(id: &str) -> String {
 }
 
 fn message_rows(
+    w: &Words,
     index: usize,
     message: &Message,
     just_added: bool,
     width: usize,
     number_width: usize,
 ) -> Vec<Line<'static>> {
+    let only_results = !message.content.is_empty()
+        && message
+            .content
+            .iter()
+            .all(|b| matches!(b, Block::ToolResult { .. }));
     let (role_style, role) = match message.role {
+        // A message of results has the role the API gives it: `tool` in OpenAI.
+        Role::User if only_results => (theme::ROLE_USER, w.result_role),
         Role::User => (theme::ROLE_USER, message.role.as_str()),
         Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
     };
@@ -82,7 +91,7 @@ fn message_rows(
         message
             .content
             .iter()
-            .map(|b| block_spans(b, room))
+            .map(|b| block_spans(w, b, room))
             .collect()
     };
     blocks
@@ -107,7 +116,7 @@ fn message_rows(
         .collect()
 }
 
-fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
+fn block_spans(w: &Words, block: &Block, room: usize) -> Vec<Span<'static>> {
     let kind = |k: &'static str| Span::styled(k, theme::BLOCK_KIND);
     let rest = |used: usize| room.saturating_sub(used);
     match block {
@@ -118,9 +127,9 @@ fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
         )],
         Block::ToolUse { id, name, input } => {
             let head = format!(" {} {} ", short_id(id), one_line(name, 20));
-            let used = 8 + head.chars().count();
+            let used = w.tool_request.chars().count() + head.chars().count();
             vec![
-                kind(s::KIND_TOOL_USE),
+                kind(w.tool_request),
                 Span::raw(head),
                 Span::styled(one_line(&input.to_string(), rest(used)), theme::LABEL),
             ]
@@ -131,14 +140,14 @@ fn block_spans(block: &Block, room: usize) -> Vec<Span<'static>> {
             is_error,
         } => {
             let head = format!(" {} ", short_id(tool_use_id));
-            let used = 11 + head.chars().count();
+            let used = w.result_kind.chars().count() + head.chars().count();
             let style: Style = if *is_error {
                 theme::ERROR
             } else {
                 theme::LABEL
             };
             vec![
-                kind(s::KIND_TOOL_RESULT),
+                kind(w.result_kind),
                 Span::raw(head),
                 Span::styled(one_line(content, rest(used)), style),
             ]

@@ -14,8 +14,8 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::App;
-use super::strings as s;
 use super::theme;
+use crate::narrate as s;
 
 pub use budget::{BudgetState, budget_gauge};
 
@@ -27,7 +27,7 @@ pub const MIN_HEIGHT: u16 = 24;
 const CAPTION_ROWS: u16 = 4;
 /// Rows that every layout gives to the one-line areas and the caption.
 const FIXED_ROWS: u16 = 1 + 1 + 1 + CAPTION_ROWS + 1;
-const DIAGRAM_ROWS: u16 = 9;
+const DIAGRAM_ROWS: u16 = 10;
 
 /// Where each panel goes on a screen of a given size.
 struct Areas {
@@ -42,7 +42,7 @@ struct Areas {
 }
 
 /// The layout, or `None` when the screen is below the minimum size.
-fn areas(area: Rect) -> Option<Areas> {
+fn areas(area: Rect, diagram_width: u16) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
@@ -59,7 +59,7 @@ fn areas(area: Rect) -> Option<Areas> {
     ])
     .areas(area);
     let [diagram, messages] =
-        Layout::horizontal([Constraint::Length(diagram::WIDTH), Constraint::Fill(1)]).areas(middle);
+        Layout::horizontal([Constraint::Length(diagram_width), Constraint::Fill(1)]).areas(middle);
     Some(Areas {
         title,
         question,
@@ -74,12 +74,12 @@ fn areas(area: Rect) -> Option<Areas> {
 
 /// How far the detail pane can scroll on a screen of this size.
 pub fn detail_scroll_limit(app: &App, screen: Rect) -> usize {
-    areas(screen).map_or(0, |a| detail::scroll_limit(app, a.detail))
+    areas(screen, diagram::width(app.words())).map_or(0, |a| detail::scroll_limit(app, a.detail))
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
-    let Some(areas) = areas(area) else {
+    let Some(areas) = areas(area, diagram::width(app.words())) else {
         let message = s::too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
         let paragraph = Paragraph::new(message)
             .alignment(Alignment::Center)

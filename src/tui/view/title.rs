@@ -5,9 +5,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use crate::narrate as s;
 use crate::text::one_line;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
 
 pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {

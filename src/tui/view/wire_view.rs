@@ -1,27 +1,31 @@
 //! The detail pane's wire view: the JSON that crossed the wire at this
-//! step, in the Anthropic or the OpenAI shape.
+//! step, in the shape of the run's API.
 
 use ratatui::text::Line;
 use serde_json::{Value, json};
 
 use crate::engine::{Block, Event, Message, Reply, Role};
+use crate::narrate as s;
 use crate::text::sanitize;
 use crate::tui::app::App;
-use crate::tui::strings as s;
 use crate::tui::theme;
-use crate::wire::{self, Shape};
 
 /// Folded, a request shows only its newest messages...
 const RECENT_MESSAGES: usize = 6;
 /// ...and strings up to this many characters.
 const FOLDED_STRING: usize = 160;
 
-pub fn lines(app: &App, shape: Shape) -> Vec<Line<'static>> {
+pub fn lines(app: &App) -> Vec<Line<'static>> {
     let transcript = app.transcript();
     let trace = app.trace();
     let step = app.step();
+    let dialect = app.config().dialect;
     let json = |label: String, value: Value| json_lines(label, value, app.expanded);
     match &step.event {
+        Event::Start => json(
+            s::WIRE_START.to_owned(),
+            dialect.messages(&trace.messages[..step.messages]),
+        ),
         Event::Call { request, .. } => {
             let sent = &trace.messages[..request.messages];
             let earlier = if app.expanded {
@@ -29,8 +33,7 @@ pub fn lines(app: &App, shape: Shape) -> Vec<Line<'static>> {
             } else {
                 sent.len().saturating_sub(RECENT_MESSAGES)
             };
-            let mut body = wire::request(
-                shape,
+            let mut body = dialect.request(
                 &transcript.model,
                 transcript.system.as_deref(),
                 &transcript.tools,
@@ -40,11 +43,11 @@ pub fn lines(app: &App, shape: Shape) -> Vec<Line<'static>> {
                 fold_request(&mut body, earlier, transcript.tools.len());
             }
             let mut lines = json(s::wire_request(request.number), body);
-            lines.extend(json(s::WIRE_RESPONSE.to_owned(), response(app, shape)));
+            lines.extend(json(s::WIRE_RESPONSE.to_owned(), response(app)));
             lines
         }
         Event::Check { .. } | Event::Answer { .. } => {
-            json(s::WIRE_RESPONSE.to_owned(), response(app, shape))
+            json(s::WIRE_RESPONSE.to_owned(), response(app))
         }
         Event::Dispatch {
             id,
@@ -62,34 +65,31 @@ pub fn lines(app: &App, shape: Shape) -> Vec<Line<'static>> {
             };
             let mut lines = json(
                 s::WIRE_TOOL_CALL.to_owned(),
-                wire::tool_call(shape, id, name, input),
+                dialect.tool_call(id, name, input),
             );
             lines.extend(json(
                 s::WIRE_TOOL_RESULT.to_owned(),
-                wire::messages_json(shape, &[result]),
+                dialect.messages(&[result]),
             ));
             lines
         }
-        Event::Append { .. } => json(
+        Event::Append { appended, .. } => json(
             s::WIRE_APPENDED.to_owned(),
-            wire::messages_json(shape, &trace.messages[step.messages - 1..step.messages]),
+            dialect.messages(&trace.messages[step.messages - appended..step.messages]),
         ),
-        Event::Inserted { messages } => json(
+        Event::Inserted { added } => json(
             s::WIRE_INSERTED.to_owned(),
-            wire::messages_json(
-                shape,
-                &trace.messages[step.messages - messages..step.messages],
-            ),
+            dialect.messages(&trace.messages[step.messages - added..step.messages]),
         ),
         Event::BudgetExhausted { .. }
-        | Event::Stopped { .. }
+        | Event::Stopped(_)
         | Event::RecordingEnded
         | Event::Rejected { .. } => vec![Line::styled(s::WIRE_NOTHING, theme::LABEL)],
     }
 }
 
 /// The response that carried the newest reply, with its recorded stop reason.
-fn response(app: &App, shape: Shape) -> Value {
+fn response(app: &App) -> Value {
     let trace = app.trace();
     let call = trace.steps[..=app.cursor()]
         .iter()
@@ -112,7 +112,9 @@ fn response(app: &App, shape: Shape) -> Value {
         stop_reason_inferred,
         usage,
     };
-    wire::response(shape, &app.transcript().model, &reply)
+    app.config()
+        .dialect
+        .response(&app.transcript().model, &reply)
 }
 
 /// Stands in for what a folded request leaves out.
@@ -136,7 +138,10 @@ fn json_lines(label: String, mut value: Value, expanded: bool) -> Vec<Line<'stat
     let mut lines = vec![Line::styled(label, theme::TITLE)];
     lines.extend(text.lines().map(|line| {
         // The field the check reads is the point of the lesson: make it stand out.
-        let style = if line.contains("\"stop_reason\"") || line.contains("\"finish_reason\"") {
+        let style = if ["\"stop_reason\"", "\"finish_reason\"", "\"status\""]
+            .iter()
+            .any(|field| line.contains(field))
+        {
             theme::EDGE_TAKEN
         } else {
             theme::TEXT

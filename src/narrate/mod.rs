@@ -1,17 +1,23 @@
-//! Every word the screen shows, in one place, so that a translation touches
-//! this file and nothing else. Functions take the figures they need; text
-//! from a transcript is sanitised by the caller before it arrives here.
+//! Every word loopstep shows, on the screen and in `run`, in one place, so
+//! that a translation touches this module and nothing else. Functions take
+//! the facts they need and the run's [`Words`], so that each run speaks its
+//! own API's dialect; text from a transcript is sanitised by the caller
+//! before it arrives here.
 
-use crate::engine::CheckPolicy;
+mod steps;
+
+pub use steps::{cause, outcome_line, rejection, result_line, step_line};
+
+use crate::dialect::Words;
+use crate::engine::{CheckPolicy, Mistake, Rounds};
 
 pub const APP_NAME: &str = "loopstep";
 pub const QUESTION: &str = "question";
 pub const MODEL: &str = "model";
 
 pub const LOOP_TITLE: &str = "the loop";
-// Block kinds keep the API's own names: they are what a class will see in logs.
-pub const KIND_TOOL_USE: &str = "tool_use";
-pub const KIND_TOOL_RESULT: &str = "tool_result";
+// Block kinds keep the API's own names (see `Words`): they are what a class
+// will see in logs.
 pub const KIND_THINKING: &str = "thinking";
 pub const EMPTY_MESSAGE: &str = "(empty)";
 pub const TURNS_SO_FAR: &str = "turns so far";
@@ -29,8 +35,9 @@ pub fn turn_answer(stop_reason: &str) -> String {
     format!("{stop_reason} → answer")
 }
 pub fn turn_stop(stop_reason: &str) -> String {
-    format!("{stop_reason} → stop")
+    format!("{stop_reason} → halt")
 }
+pub const TURN_START: &str = "start";
 pub fn turn_budget() -> String {
     "no turn left → None".to_owned()
 }
@@ -45,10 +52,17 @@ pub const NODE_DISPATCH: &str = "dispatch";
 pub const NODE_APPEND: &str = "append";
 pub const NODE_ANSWER: &str = "answer";
 pub const NODE_NONE: &str = "None";
-pub const NODE_STOP: &str = "stop";
+pub const NODE_START: &str = "start";
+/// The exit that is neither an answer nor None; not "stop", which OpenAI
+/// uses for a finished answer.
+pub const NODE_HALT: &str = "halt";
 pub const EDGE_BUDGET: &str = " ─ budget spent ▶ ";
-pub const EDGE_ANSWER: &str = " ─ end_turn ─▶ ";
-pub const EDGE_TOOL: &str = "   │ tool_use";
+pub fn edge_answer(w: &Words) -> String {
+    format!(" ─ {} ─▶ ", w.answer_stop)
+}
+pub fn edge_tool(w: &Words) -> String {
+    format!("   │ {}", w.tool_stop)
+}
 pub const EDGE_OTHER: &str = "  other ▶ ";
 
 // Key help, and the short labels of the footer.
@@ -63,7 +77,7 @@ pub const KEY_CHECK: &str = "switch the check: lesson / production";
 pub const KEY_MISTAKE: &str = "next common mistake / the correct loop";
 pub const KEY_SCROLL: &str = "scroll messages";
 pub const KEY_DETAIL_SCROLL: &str = "scroll the detail pane";
-pub const KEY_WIRE: &str = "detail: summary / Anthropic / OpenAI wire";
+pub const KEY_WIRE: &str = "detail: summary / the JSON on the wire";
 pub const KEY_EXPAND: &str = "unfold / fold long texts";
 pub const KEY_HELP: &str = "show or hide this help";
 pub const KEY_QUIT: &str = "quit";
@@ -84,6 +98,10 @@ pub fn too_small(width: u16, height: u16, min_width: u16, min_height: u16) -> St
 
 pub fn run_position(index: usize, count: usize) -> String {
     format!("run {}/{}", index + 1, count)
+}
+
+pub fn dialect_label(w: &Words) -> &'static str {
+    w.api
 }
 
 pub fn check_label(policy: CheckPolicy) -> &'static str {
@@ -119,6 +137,11 @@ pub fn gauge_spent(used: usize, max: u32) -> String {
     format!("model calls {used} / max_turns {max} · spent → None, not an answer")
 }
 
+/// The gauge of a loop without a budget: the engine's cap is all that stops it.
+pub fn gauge_no_budget(used: usize, cap: u32) -> String {
+    format!("model calls {used} · no max_turns · safety cap {cap}")
+}
+
 // Outcomes.
 pub const OUTCOME: &str = "outcome";
 pub const OUTCOME_PENDING: &str = "running";
@@ -127,12 +150,13 @@ pub fn outcome_answer(text: &str) -> String {
 }
 pub const OUTCOME_NONE: &str = "None";
 pub fn outcome_stopped(stop_reason: &str) -> String {
-    format!("stopped ({stop_reason})")
+    format!("halted ({stop_reason})")
 }
-pub const OUTCOME_STOPPED: &str = "stopped";
+pub const OUTCOME_STOPPED: &str = "halted";
 pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
 pub const OUTCOME_REJECTED: &str = "rejected by the API";
 pub const VERIFIED: &str = "verified";
+pub const MISTAKE_NOT_SHOWN: &str = "mistake not shown";
 pub const NOT_VERIFIED: &str = "NOT verified";
 
 // Detail pane.
@@ -148,8 +172,8 @@ pub fn folded_note(hidden_lines: usize) -> String {
         "… folded · e unfolds".to_owned()
     }
 }
-pub fn wire_title(shape: &str) -> String {
-    format!(" · {shape} wire (w)")
+pub fn wire_title(api: &str) -> String {
+    format!(" · {api} wire (w)")
 }
 pub fn wire_request(number: u32) -> String {
     format!("request #{number}, the body the client sends:")
@@ -161,6 +185,7 @@ pub const WIRE_APPENDED: &str = "appended to messages:";
 pub const WIRE_INSERTED: &str = "added by the client on its own:";
 pub const WIRE_NOTHING: &str =
     "Nothing crosses the wire at this step: the loop returns to its caller.";
+pub const WIRE_START: &str = "Nothing has crossed the wire yet; the first request will carry:";
 pub fn wire_earlier(count: usize) -> String {
     format!(
         "… {count} earlier message{}, resent in full (e shows them) …",
@@ -182,10 +207,18 @@ pub fn detail_request(number: u32, messages: usize, chars: usize) -> String {
         plural(messages)
     )
 }
-pub fn detail_reply(stop_reason: &str) -> String {
-    format!("reply: stop_reason {stop_reason}")
+pub fn detail_reply(w: &Words, stop_reason: &str) -> String {
+    format!("reply: {} {stop_reason}", w.stop_field)
 }
-pub const INFERRED: &str = " (inferred: the recording carries no stop reason)";
+pub fn inferred(w: &Words) -> String {
+    format!(" (inferred: the recording carries no {})", w.stop_field)
+}
+pub fn detail_start(messages: usize) -> String {
+    format!(
+        "turn 0: messages holds {messages} message{}, nothing is sent yet",
+        plural(messages)
+    )
+}
 pub fn detail_inserted(count: usize) -> String {
     format!(
         "the client added {count} message{} that no model reply asked for",
@@ -202,24 +235,28 @@ pub fn caption_inserted(count: usize) -> String {
 pub fn detail_usage(input: u64, output: u64) -> String {
     format!("usage: {input} tokens in, {output} out")
 }
-pub fn detail_check(stop_reason: &str, branch: &str) -> String {
-    format!("stop_reason {stop_reason} → {branch}")
+pub fn detail_check(w: &Words, stop_reason: &str, branch: &str) -> String {
+    format!("{} {stop_reason} → {branch}", w.stop_field)
 }
 pub const BRANCH_DISPATCH: &str = "dispatch every tool request";
 pub const BRANCH_ANSWER: &str = "return the text";
-pub const BRANCH_CONTINUE: &str = "send the conversation back (pause_turn)";
-pub const BRANCH_STOP: &str = "stop";
+pub const BRANCH_CONTINUE: &str = "send the conversation back as it is";
+pub const BRANCH_STOP: &str = "halt without an answer";
 pub fn detail_tool(name: &str, id: &str) -> String {
     format!("tool {name}   id {id}")
 }
 pub const DETAIL_INPUT: &str = "input: ";
 pub const DETAIL_RESULT: &str = "result: ";
 pub const DETAIL_ERROR: &str = "error result: ";
-pub fn detail_append(results: usize, index: usize) -> String {
+pub fn detail_append(w: &Words, results: usize, index: usize) -> String {
     format!(
-        "messages[{index}] ← one user message with {results} tool_result{}",
-        plural(results)
+        "messages[{index}] ← {results} result{} as {}",
+        plural(results),
+        w.results_message
     )
+}
+pub fn detail_wrong_order(index: usize) -> String {
+    format!("messages[{index}] ← the results first, then the model's own request")
 }
 pub fn detail_dropped(results: usize) -> String {
     format!(
@@ -244,37 +281,60 @@ pub fn detail_no_turn_left(next_call: usize, max_turns: u32) -> String {
 pub const DETAIL_NONE_MEANS: &str = "The facts may already be in messages, but the model never got \
      the call that would use them. A caller must treat None as \"no answer within budget\", \
      never as an answer.";
-pub fn detail_goal_verified() -> &'static str {
-    "goal check: the answer matches the run's expectation"
+pub fn detail_goal_verified(evidence: &str) -> String {
+    format!("goal check: verified, {evidence}")
 }
 pub fn detail_goal_missed(misses: &str) -> String {
     format!("goal check failed: {misses}")
 }
 
 // Captions: what this step does and why, in one or two sentences.
+pub fn caption_start(messages: usize) -> String {
+    format!(
+        "Start, turn 0: messages holds {} and nothing has been sent yet. \
+         Each turn will call the model, check its reply, and maybe dispatch tools and append results.",
+        if messages == 1 {
+            "just the question".to_owned()
+        } else {
+            format!("{messages} messages, the question last")
+        }
+    )
+}
+
 pub fn caption_first_call() -> String {
     "Call: the loop sends the model the conversation so far, which is just the question. \
      The reply is saved into messages before anything else happens."
         .to_owned()
 }
 
-pub fn caption_call(number: u32, messages: usize) -> String {
+pub fn caption_call(w: &Words, number: u32, messages: usize) -> String {
+    if w.keeps_state {
+        format!(
+            "Call #{number}: {} can keep the conversation on its side (previous_response_id), \
+             but this loop, like the lesson's, resends all {messages} messages. The reply joins the list.",
+            w.api
+        )
+    } else {
+        format!(
+            "Call #{number}: the {} API keeps no memory between calls, so the loop resends all \
+             {messages} messages. The reply joins the list.",
+            w.api
+        )
+    }
+}
+
+pub fn caption_check_dispatch(w: &Words, stop_reason: &str) -> String {
     format!(
-        "Call #{number}: the API keeps no memory between calls, so the loop resends all \
-         {messages} messages. The reply joins the list."
+        "Check: {} is {stop_reason}, so the model is asking for tools. The loop reads \
+         this field; it never guesses from the reply's text.",
+        w.stop_field
     )
 }
 
-pub fn caption_check_dispatch(stop_reason: &str) -> String {
+pub fn caption_check_answer(w: &Words, stop_reason: &str) -> String {
     format!(
-        "Check: stop_reason is {stop_reason}, so the model is asking for tools. The loop reads \
-         this flag; it never guesses from the reply's text."
-    )
-}
-
-pub fn caption_check_answer(stop_reason: &str) -> String {
-    format!(
-        "Check: stop_reason is {stop_reason}, so the model has answered. The loop leaves with the reply's text."
+        "Check: {} is {stop_reason}, so the model has answered. The loop leaves with the reply's text.",
+        w.stop_field
     )
 }
 
@@ -285,21 +345,23 @@ pub fn caption_check_continue(stop_reason: &str) -> String {
     )
 }
 
-pub fn caption_check_stop(stop_reason: &str, why: &str) -> String {
+pub fn caption_check_stop(w: &Words, stop_reason: &str, why: &str) -> String {
     format!(
-        "Check: {stop_reason} is neither a tool request nor a finished answer, so the \
-         production check stops: {why}. Press c to see the lesson's check take it for the answer."
+        "Check: {} {stop_reason} is neither a clean tool request nor a finished answer, so the \
+         production check halts: {why}. Press c to see what the lesson's check does.",
+        w.stop_field
     )
 }
 
-pub fn caption_check_lesson_answer(stop_reason: &str) -> String {
+pub fn caption_check_lesson_answer(w: &Words, stop_reason: &str) -> String {
     format!(
-        "Check: {stop_reason} is not a tool request, and the lesson's simple check treats \
-         everything else as the answer. Press c for the production check."
+        "Check: {} {stop_reason} is not {}, and the lesson's simple check treats \
+         everything else as the answer. Press c for the production check.",
+        w.stop_field, w.tool_stop
     )
 }
 
-pub fn caption_dispatch(name: &str, nth: usize, of: usize, is_error: bool) -> String {
+pub fn caption_dispatch(w: &Words, name: &str, nth: usize, of: usize, is_error: bool) -> String {
     let which = if of > 1 {
         format!("Dispatch {nth} of {of}: ")
     } else {
@@ -307,8 +369,9 @@ pub fn caption_dispatch(name: &str, nth: usize, of: usize, is_error: bool) -> St
     };
     if is_error {
         format!(
-            "{which}{name} failed. The error goes back as an is_error result, so the model \
-             can read it and correct itself."
+            "{which}{name} failed. The error goes back as a result (flagged by {}), so the model \
+             can read it and correct itself.",
+            w.error_flag
         )
     } else {
         format!(
@@ -318,45 +381,52 @@ pub fn caption_dispatch(name: &str, nth: usize, of: usize, is_error: bool) -> St
     }
 }
 
-pub fn caption_append(results: usize) -> String {
-    if results == 1 {
-        "Append: the result goes back as one user message, tagged with the id of the request \
-         it answers. Then the loop turns again."
-            .to_owned()
+/// `turns_left` is false when the budget is spent, so no call follows.
+pub fn caption_append(w: &Words, results: usize, turns_left: bool, max_turns: u32) -> String {
+    let what = match results {
+        1 => format!("the result goes back as {}", w.results_message),
+        2 => format!("both results go back together, as {}", w.results_message),
+        n => format!("all {n} results go back together, as {}", w.results_message),
+    };
+    let next = if turns_left {
+        "Then the loop turns again.".to_owned()
     } else {
-        let all = if results == 2 {
-            "Both results".to_owned()
-        } else {
-            format!("All {results} results")
-        };
-        format!(
-            "Append: {all} go back together in one user message; sent one by one, the API \
-             would reject the request. Then the loop turns again."
-        )
-    }
+        format!("The loop would turn again, but max_turns = {max_turns} is spent.")
+    };
+    format!(
+        "Append: {what}, each tagged with the {} of the call it answers. {next}",
+        w.result_id
+    )
 }
 
-pub fn caption_answer(text: &str, calls: usize, tool_rounds: usize, tools: usize) -> String {
-    let parallel = if tools > tool_rounds {
+pub fn caption_answer(text: &str, calls: usize, rounds: Rounds, tools: usize) -> String {
+    let parallel = if tools > rounds.tools {
         format!(
-            " {tools} tools ran in {tool_rounds} round{}: parallel requests share a call.",
-            plural(tool_rounds)
+            " {tools} tools ran in {} round{}: parallel requests share a call.",
+            rounds.tools,
+            plural(rounds.tools)
         )
     } else {
         String::new()
     };
+    let paused = match rounds.paused {
+        0 => String::new(),
+        n => format!(" + {n} paused turn{}", plural(n)),
+    };
     format!(
-        "The loop returns \"{text}\": {tool_rounds} tool round{} + 1 = {calls} model \
+        "The loop returns \"{text}\": {} tool round{}{paused} + 1 = {calls} model \
          call{}.{parallel} An answer is the model's word; only a goal check verifies it.",
-        plural(tool_rounds),
+        rounds.tools,
+        plural(rounds.tools),
         plural(calls)
     )
 }
 
-pub fn caption_lesson_returned(stop_reason: &str, text: &str) -> String {
+pub fn caption_lesson_returned(w: &Words, stop_reason: &str, text: &str) -> String {
     format!(
-        "The lesson's check returned this {stop_reason} reply as if it were the answer: \
-         \"{text}\". Press c: the production check stops here instead and says why."
+        "The lesson's check returned this {} {stop_reason} reply as if it were the answer: \
+         \"{text}\". Press c: the production check halts here instead and says why.",
+        w.stop_field
     )
 }
 
@@ -370,7 +440,7 @@ pub fn caption_budget(max_turns: u32) -> String {
 
 pub fn caption_stopped(reason: &str) -> String {
     format!(
-        "The loop stops without an answer: {}.",
+        "The loop halts without an answer: {}.",
         reason.trim_end_matches('.')
     )
 }
@@ -381,27 +451,68 @@ pub fn caption_recording_ended() -> String {
         .to_owned()
 }
 
-pub fn caption_rejected(rejection: &str) -> String {
-    format!(
-        "The API rejected the request ({rejection}). It refuses any history whose tool \
-         requests and results do not pair up."
-    )
+pub fn caption_rejected(w: &Words, rejection: &str) -> String {
+    format!("The {} API rejected the request: {rejection}", w.api)
 }
 
 // Mistakes: the banner, and the caption where each does its damage.
 pub fn mistake_banner(name: &str) -> String {
     format!(" MISTAKE: {name} · M fixes ")
 }
-pub const MISTAKE_DROPPED: &str = "Mistake: the loop ran the tools but dropped their results. \
-     The next request still holds the tool request with nothing answering it, so the API will reject it.";
-pub const MISTAKE_FORGOT: &str = "Mistake: the loop did not save the model's reply into messages. \
-     The results it appends next will answer a tool request the API never sees, so it will reject them.";
-pub const MISTAKE_SPLIT: &str = "Mistake: each result went into a message of its own. The API wants \
-     all of one reply's results in the one next message, so it will reject the request.";
-pub fn mistake_stopped_on_text(stop_reason: &str) -> String {
+pub fn mistake_dropped(w: &Words) -> String {
+    format!(
+        "Mistake: the loop ran the tools but dropped their results. The next request still \
+         holds the {} with nothing answering it, so the API will reject it.",
+        w.tool_request
+    )
+}
+pub fn mistake_forgot(w: &Words) -> String {
+    format!(
+        "Mistake: the loop did not save the model's reply into messages. The results it appends \
+         next answer a {} the API never sees, so it will reject them.",
+        w.tool_request
+    )
+}
+pub const MISTAKE_WRONG_ORDER: &str = "Mistake: the results went into messages before the model's \
+     own request. They answer a call that comes after them, so the API will reject the next request.";
+/// Split results, under an API that combines consecutive user turns.
+/// (https://platform.claude.com/docs/en/api/messages/create; the tool-use
+/// guide's "Parallel tool calls not working" shows this very form.)
+pub const MISTAKE_SPLIT: &str = "Mistake: each result went into a user message of its own. The \
+     Messages API combines consecutive user turns, so it accepts this; but its docs warn that \
+     separate result messages teach the model to make fewer parallel calls.";
+pub fn mistake_stopped_on_text(w: &Words, stop_reason: &str) -> String {
     format!(
         "Mistake: the reply has text that looks done, so the loop stopped without reading \
-         stop_reason {stop_reason}. The tool request is left pending; the \"answer\" is a half-finished thought."
+         {} {stop_reason}. The tool request is left pending; the \"answer\" is a half-finished thought.",
+        w.stop_field
+    )
+}
+/// The mistake never changed what the loop did: say why, instead of
+/// letting the run end "verified" as if the mistake were harmless.
+pub fn mistake_not_shown(w: &Words, mistake: Mistake) -> String {
+    let why = match mistake {
+        Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder => {
+            "no reply of this run asks for a tool, so there is nothing for it to get wrong".to_owned()
+        }
+        Mistake::SplitResults if !w.results_together => format!(
+            "{} already sends {}, so splitting the results changes nothing",
+            w.api, w.results_message
+        ),
+        Mistake::SplitResults => {
+            "no reply of this run asks for more than one tool, so there is nothing to split".to_owned()
+        }
+        Mistake::StopOnText => {
+            "no reply of this run has text beside a tool request, so reading the text first changes nothing"
+                .to_owned()
+        }
+        Mistake::NoBudget => {
+            "the run ends within its max_turns, so the missing budget is never needed".to_owned()
+        }
+    };
+    format!(
+        "This run cannot show the mistake {}: {why}.",
+        mistake.name()
     )
 }
 pub fn mistake_past_budget(call: u32, max_turns: u32) -> String {
@@ -411,6 +522,6 @@ pub fn mistake_past_budget(call: u32, max_turns: u32) -> String {
     )
 }
 
-fn plural(n: usize) -> &'static str {
+pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }

@@ -1,0 +1,339 @@
+//! Anthropic's Messages API. loopstep's native messages already have its
+//! shape (content blocks, one user message of `tool_result` blocks), so the
+//! wire form is the native form.
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use super::Words;
+use crate::engine::{Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef};
+
+pub const WORDS: Words = Words {
+    api: "Anthropic Messages",
+    stop_field: "stop_reason",
+    tool_request: "tool_use",
+    tool_result: "tool_result",
+    result_kind: "tool_result",
+    result_id: "tool_use_id",
+    results_message: "one user message of tool_result blocks",
+    error_flag: "is_error",
+    error_key: "is_error",
+    tool_stop: "tool_use",
+    answer_stop: "end_turn",
+    result_role: "user",
+    keeps_state: false,
+    results_together: true,
+};
+
+/// The stop reasons the Messages API documents.
+pub const STOPS: &[(&str, StopReason)] = &[
+    ("tool_use", StopReason::ToolUse),
+    ("end_turn", StopReason::EndTurn),
+    ("max_tokens", StopReason::MaxTokens),
+    ("stop_sequence", StopReason::StopSequence),
+    ("refusal", StopReason::Refusal),
+    ("pause_turn", StopReason::PauseTurn),
+    (
+        "model_context_window_exceeded",
+        StopReason::ContextWindowExceeded,
+    ),
+];
+
+pub fn request(
+    model: &str,
+    system: Option<&str>,
+    tools: &[ToolDef],
+    messages: &[Message],
+) -> Value {
+    let mut body = json!({ "model": model });
+    if let Some(system) = system {
+        body["system"] = json!(system);
+    }
+    if !tools.is_empty() {
+        body["tools"] = json!(tools);
+    }
+    body["messages"] = self::messages(messages);
+    body
+}
+
+pub fn response(model: &str, reply: &Reply) -> Value {
+    // The stop reason goes first: it is what the check reads.
+    let mut body = json!({
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "stop_reason": reply.stop_reason,
+        "content": reply.content,
+    });
+    if let Some(usage) = reply.usage {
+        body["usage"] = json!({
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+        });
+    }
+    body
+}
+
+pub fn messages(messages: &[Message]) -> Value {
+    json!(messages)
+}
+
+pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
+    json!({ "type": "tool_use", "id": id, "name": name, "input": input })
+}
+
+/// One turn of the conversation as the API reads it: consecutive messages
+/// of one role, combined.
+struct Turn<'a> {
+    role: Role,
+    /// Each block with the index of the message it came from.
+    blocks: Vec<(usize, &'a Block)>,
+    first: usize,
+}
+
+/// Consecutive messages of the same role, combined into turns. The API
+/// reference, on `messages`: "Consecutive `user` or `assistant` turns in
+/// your request will be combined into a single turn."
+/// (https://platform.claude.com/docs/en/api/messages/create)
+fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        let blocks = message.content.iter().map(|b| (index, b));
+        match turns.last_mut() {
+            Some(turn) if turn.role == message.role => turn.blocks.extend(blocks),
+            _ => turns.push(Turn {
+                role: message.role,
+                blocks: blocks.collect(),
+                first: index,
+            }),
+        }
+    }
+    turns
+}
+
+/// The rules of the Messages API about `messages`, each cited where it is
+/// checked. The current reference no longer asks for the first message to
+/// be the user's, so that is not a rule here. One pass.
+pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
+    use RequestRule::*;
+    if messages.is_empty() {
+        return Err(Rejection::new(0, NoMessages, vec![]));
+    }
+    // Not stated in prose: the reference types text as at least one
+    // character, and the API answers an empty message with "all messages
+    // must have non-empty content except for the optional final assistant
+    // message" (an API error, as users report it, e.g.
+    // https://github.com/anthropics/claude-code/issues/3196).
+    let last = messages.len() - 1;
+    if let Some(index) = messages
+        .iter()
+        .enumerate()
+        .position(|(i, m)| m.content.is_empty() && !(i == last && m.role == Role::Assistant))
+    {
+        return Err(Rejection::new(index, EmptyContent, vec![]));
+    }
+    let mut seen_calls = HashSet::new();
+    // The tool_use ids of the previous assistant turn, and where it started.
+    let mut asked: Vec<&str> = Vec::new();
+    let mut asked_at = 0;
+    for turn in turns(messages) {
+        match turn.role {
+            Role::User => {
+                let answered: Vec<(usize, &str)> = turn
+                    .blocks
+                    .iter()
+                    .filter_map(|(i, b)| match b {
+                        Block::ToolResult { tool_use_id, .. } => Some((*i, tool_use_id.as_str())),
+                        _ => None,
+                    })
+                    .collect();
+                let ids = || answered.iter().map(|(_, id)| *id);
+                // "Tool result blocks must immediately follow their
+                // corresponding tool use blocks in the message history. You
+                // cannot include any messages between the assistant's tool use
+                // message and the user's tool result message."
+                // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls)
+                // And from handling-stop-reasons: "The continuation is a user
+                // message of `tool_result` blocks, one for every `tool_use`
+                // block in the response".
+                let orphans = ids().filter(|id| !asked.contains(id)).collect();
+                let at = answered.first().map_or(turn.first, |(i, _)| *i);
+                Rejection::unless_any(at, ResultsWithoutCall, orphans)?;
+                let unanswered = asked.iter().copied().filter(|id| !ids().any(|a| a == *id));
+                Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())?;
+                let twice = answered
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, (_, id))| answered[..*k].iter().any(|(_, a)| a == id))
+                    .map(|(_, (_, id))| *id)
+                    .collect();
+                Rejection::unless_any(at, AnsweredTwice, twice)?;
+                // "In the user message containing tool results, the tool_result
+                // blocks must come FIRST in the content array. Any text must
+                // come AFTER all tool results." (handle-tool-calls, above)
+                let is_result = |(_, b): &&(usize, &Block)| matches!(b, Block::ToolResult { .. });
+                if let Some((index, _)) = turn.blocks.iter().skip_while(is_result).find(is_result) {
+                    return Err(Rejection::new(*index, ResultsNotFirst, vec![]));
+                }
+                asked.clear();
+            }
+            Role::Assistant => {
+                asked = turn
+                    .blocks
+                    .iter()
+                    .filter_map(|(_, b)| match b {
+                        Block::ToolUse { id, .. } => Some(id.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                asked_at = turn.first;
+                // The docs call the id "A unique identifier for this particular
+                // tool use block"; the API refuses a reused one with "`tool_use`
+                // ids must be unique" (an API error, as users report it:
+                // https://github.com/anthropics/claude-code/issues/28515).
+                let reused = asked.iter().copied().filter(|id| !seen_calls.insert(*id));
+                Rejection::unless_any(turn.first, DuplicateCallIds, reused.collect())?;
+            }
+        }
+    }
+    Rejection::unless_any(asked_at, UnansweredCalls, asked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Messages written the way the docs write them (content a string or
+    /// a list of blocks), as native messages.
+    fn from_docs(mut value: Value) -> Vec<Message> {
+        for message in value.as_array_mut().unwrap() {
+            if let Some(t) = message["content"].as_str() {
+                message["content"] = json!([text(t)]);
+            }
+        }
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn rule(messages: Value) -> Option<RequestRule> {
+        check_request(&from_docs(messages)).err().map(|r| r.rule)
+    }
+
+    fn call(id: &str) -> Value {
+        json!({"type": "tool_use", "id": id, "name": "get_weather", "input": {"location": "Paris"}})
+    }
+
+    fn result(id: &str) -> Value {
+        json!({"type": "tool_result", "tool_use_id": id, "content": "15 degrees"})
+    }
+
+    fn text(t: &str) -> Value {
+        json!({"type": "text", "text": t})
+    }
+
+    #[test]
+    fn results_must_come_first_in_their_message() {
+        // handle-tool-calls: "this will cause a 400 error" — text before the
+        // tool_result — and "This is correct" — the tool_result, then text.
+        let asked = json!({"role": "assistant", "content": [call("toolu_01")]});
+        let wrong = json!([
+            {"role": "user", "content": "What's the weather?"},
+            asked,
+            {"role": "user", "content": [text("Here are the results:"), result("toolu_01")]}
+        ]);
+        assert_eq!(rule(wrong), Some(RequestRule::ResultsNotFirst));
+        let right = json!([
+            {"role": "user", "content": "What's the weather?"},
+            asked,
+            {"role": "user", "content": [result("toolu_01"), text("What should I do next?")]}
+        ]);
+        assert_eq!(rule(right), None);
+    }
+
+    #[test]
+    fn every_call_is_answered_in_the_very_next_message() {
+        // "Tool result blocks must immediately follow their corresponding
+        // tool use blocks"; leaving one out "fails ... with the standard
+        // `tool_use ids were found without tool_result blocks immediately
+        // after` error".
+        let missing = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call("a"), call("b")]},
+            {"role": "user", "content": [result("a")]}
+        ]);
+        assert_eq!(rule(missing), Some(RequestRule::UnansweredCalls));
+        let late = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call("a")]},
+        ]);
+        assert_eq!(rule(late), Some(RequestRule::UnansweredCalls));
+        let orphan = json!([
+            {"role": "user", "content": [text("q"), result("a")]}
+        ]);
+        assert_eq!(rule(orphan), Some(RequestRule::ResultsWithoutCall));
+    }
+
+    #[test]
+    fn consecutive_user_turns_are_combined_so_split_results_are_accepted() {
+        // The reference: "Consecutive `user` or `assistant` turns in your
+        // request will be combined into a single turn." The tool-use guide
+        // shows this very form as "❌ Wrong" only because it "reduces
+        // parallel tool use".
+        let split = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call("tool_use_1"), call("tool_use_2")]},
+            {"role": "user", "content": [result("tool_use_1")]},
+            {"role": "user", "content": [result("tool_use_2")]}
+        ]);
+        assert_eq!(rule(split), None);
+        let two_questions = json!([
+            {"role": "user", "content": "Hello"},
+            {"role": "user", "content": "Are you there?"}
+        ]);
+        assert_eq!(rule(two_questions), None);
+    }
+
+    #[test]
+    fn an_empty_message_is_refused_but_an_empty_final_assistant_message_is_not() {
+        // The API's words: "all messages must have non-empty content except
+        // for the optional final assistant message".
+        let empty = json!([{"role": "user", "content": []}]);
+        assert_eq!(rule(empty), Some(RequestRule::EmptyContent));
+        let prefill = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": []}
+        ]);
+        assert_eq!(rule(prefill), None);
+    }
+
+    #[test]
+    fn ids_are_unique_and_answered_once() {
+        // The id is "A unique identifier for this particular tool use block";
+        // a reused one is refused with "`tool_use` ids must be unique".
+        let reused = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call("a")]},
+            {"role": "user", "content": [result("a")]},
+            {"role": "assistant", "content": [call("a")]},
+            {"role": "user", "content": [result("a")]}
+        ]);
+        assert_eq!(rule(reused), Some(RequestRule::DuplicateCallIds));
+        let twice = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [call("a")]},
+            {"role": "user", "content": [result("a"), result("a")]}
+        ]);
+        assert_eq!(rule(twice), Some(RequestRule::AnsweredTwice));
+    }
+
+    #[test]
+    fn the_first_message_may_be_the_assistants() {
+        // The current reference states no such rule (an older one did).
+        let opening = json!([
+            {"role": "assistant", "content": "Hi, how can I help?"},
+            {"role": "user", "content": "q"}
+        ]);
+        assert_eq!(rule(opening), None);
+    }
+}

@@ -1,0 +1,226 @@
+//! What each model API defines, one module per API: the JSON it sends and
+//! receives, how it spells its stop reasons, which requests it refuses, and
+//! the names a lesson uses for its parts. Everything else asks the run's
+//! [`Dialect`] instead of matching on providers.
+//!
+//! DeepSeek speaks OpenAI Chat Completions (with one extra finish reason),
+//! so it is that dialect.
+
+mod anthropic;
+mod openai_chat;
+mod openai_responses;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::{Message, Rejection, Reply, StopReason, ToolDef};
+
+/// The API a run was recorded with, or is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// Anthropic's Messages API: `stop_reason`, `tool_use` / `tool_result` blocks.
+    #[default]
+    AnthropicMessages,
+    /// OpenAI Chat Completions (and DeepSeek): `finish_reason`,
+    /// `tool_calls`, one `role: "tool"` message per result.
+    OpenaiChat,
+    /// OpenAI Responses: `status`, `function_call` / `function_call_output` items.
+    OpenaiResponses,
+}
+
+/// The names a dialect gives the parts of the loop, for narration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Words {
+    /// The API's own name: "Anthropic Messages".
+    pub api: &'static str,
+    /// The field the check reads: `stop_reason`, `finish_reason`, `status`.
+    pub stop_field: &'static str,
+    /// How a reply's tool request is called: `tool_use` block, ...
+    pub tool_request: &'static str,
+    /// How a tool result is called when it goes back.
+    pub tool_result: &'static str,
+    /// The label of a result in a list of messages.
+    pub result_kind: &'static str,
+    /// The field of a result that names the call it answers.
+    pub result_id: &'static str,
+    /// How one turn's results travel back, as a noun phrase.
+    pub results_message: &'static str,
+    /// How a result says it failed.
+    pub error_flag: &'static str,
+    /// The key loopstep's JSON output gives that flag.
+    pub error_key: &'static str,
+    /// The stop reason that asks for tools, and the one that answers.
+    pub tool_stop: &'static str,
+    pub answer_stop: &'static str,
+    /// The role a message of results has on the wire.
+    pub result_role: &'static str,
+    /// Whether the API can keep the conversation on its side.
+    pub keeps_state: bool,
+    /// Whether one turn's results travel as one message (Anthropic) rather
+    /// than one message or item per call (OpenAI).
+    pub results_together: bool,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [
+        Dialect::AnthropicMessages,
+        Dialect::OpenaiChat,
+        Dialect::OpenaiResponses,
+    ];
+
+    /// The names this API gives things.
+    pub fn words(self) -> &'static Words {
+        match self {
+            Dialect::AnthropicMessages => &anthropic::WORDS,
+            Dialect::OpenaiChat => &openai_chat::WORDS,
+            Dialect::OpenaiResponses => &openai_responses::WORDS,
+        }
+    }
+
+    /// The identifier used in transcripts and JSON output.
+    pub fn id(self) -> &'static str {
+        match self {
+            Dialect::AnthropicMessages => "anthropic-messages",
+            Dialect::OpenaiChat => "openai-chat",
+            Dialect::OpenaiResponses => "openai-responses",
+        }
+    }
+
+    /// Whether one turn's results travel as one message (Anthropic) or as
+    /// one message or item per call (OpenAI).
+    pub fn results_in_one_message(self) -> bool {
+        self.words().results_together
+    }
+
+    /// Every spelling of a stop reason in this API, with its meaning.
+    fn stops(self) -> &'static [(&'static str, StopReason)] {
+        match self {
+            Dialect::AnthropicMessages => anthropic::STOPS,
+            Dialect::OpenaiChat => openai_chat::STOPS,
+            Dialect::OpenaiResponses => openai_responses::STOPS,
+        }
+    }
+
+    /// What a recorded stop reason means in this API; a word it does not
+    /// use (another API's, or a new one) is [`StopReason::Unknown`].
+    pub fn stop_reason(self, raw: &str) -> StopReason {
+        self.stops()
+            .iter()
+            .find(|(spelled, _)| *spelled == raw)
+            .map_or(StopReason::Unknown, |(_, reason)| *reason)
+    }
+
+    /// How this API spells a stop reason, if it has one for it.
+    pub fn spell(self, reason: StopReason) -> Option<&'static str> {
+        self.stops()
+            .iter()
+            .find(|(_, r)| *r == reason)
+            .map(|(spelled, _)| *spelled)
+    }
+
+    /// Whether `raw` is a stop reason of this API.
+    pub fn knows_stop(self, raw: &str) -> bool {
+        self.stop_reason(raw) != StopReason::Unknown
+    }
+
+    /// The dialect whose words a set of stop reasons uses: the first that
+    /// knows every one of them, else Anthropic's. For transcripts that do
+    /// not name their dialect.
+    pub fn guess<'a>(stop_reasons: impl Iterator<Item = &'a str> + Clone) -> Dialect {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| stop_reasons.clone().all(|r| d.knows_stop(r)))
+            .unwrap_or_default()
+    }
+
+    /// Checks a request's `messages` against this API's documented rules.
+    pub fn check_request(self, messages: &[Message]) -> Result<(), Rejection> {
+        match self {
+            Dialect::AnthropicMessages => anthropic::check_request(messages),
+            Dialect::OpenaiChat | Dialect::OpenaiResponses => openai_chat::check_request(messages),
+        }
+    }
+
+    /// A request body: what the client sends on one call.
+    pub fn request(
+        self,
+        model: &str,
+        system: Option<&str>,
+        tools: &[ToolDef],
+        messages: &[Message],
+    ) -> Value {
+        match self {
+            Dialect::AnthropicMessages => anthropic::request(model, system, tools, messages),
+            Dialect::OpenaiChat => openai_chat::request(model, system, tools, messages),
+            Dialect::OpenaiResponses => openai_responses::request(model, system, tools, messages),
+        }
+    }
+
+    /// A response body for one reply.
+    pub fn response(self, model: &str, reply: &Reply) -> Value {
+        match self {
+            Dialect::AnthropicMessages => anthropic::response(model, reply),
+            Dialect::OpenaiChat => openai_chat::response(model, reply),
+            Dialect::OpenaiResponses => openai_responses::response(model, reply),
+        }
+    }
+
+    /// Messages as this API carries them: a JSON array.
+    pub fn messages(self, messages: &[Message]) -> Value {
+        match self {
+            Dialect::AnthropicMessages => anthropic::messages(messages),
+            Dialect::OpenaiChat => openai_chat::messages(messages),
+            Dialect::OpenaiResponses => openai_responses::items(messages),
+        }
+    }
+
+    /// One tool call as the model asked for it.
+    pub fn tool_call(self, id: &str, name: &str, input: &Value) -> Value {
+        match self {
+            Dialect::AnthropicMessages => anthropic::tool_call(id, name, input),
+            Dialect::OpenaiChat => openai_chat::tool_call(id, name, input),
+            Dialect::OpenaiResponses => openai_responses::tool_call(id, name, input),
+        }
+    }
+}
+
+/// OpenAI sends tool arguments as a JSON string; the native form keeps an
+/// object, or the raw text when it did not parse.
+fn arguments_text(input: &Value) -> String {
+    match input {
+        Value::String(raw) => raw.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_dialect_reads_only_its_own_spellings() {
+        use Dialect::*;
+        assert_eq!(
+            AnthropicMessages.stop_reason("tool_use"),
+            StopReason::ToolUse
+        );
+        assert_eq!(OpenaiChat.stop_reason("tool_calls"), StopReason::ToolUse);
+        assert_eq!(OpenaiChat.stop_reason("tool_use"), StopReason::Unknown);
+        assert_eq!(AnthropicMessages.stop_reason("stop"), StopReason::Unknown);
+        assert_eq!(OpenaiChat.spell(StopReason::MaxTokens), Some("length"));
+        assert_eq!(
+            OpenaiResponses.spell(StopReason::MaxTokens),
+            Some("max_output_tokens")
+        );
+        assert_eq!(AnthropicMessages.spell(StopReason::ContentFilter), None);
+    }
+
+    #[test]
+    fn a_transcript_without_a_dialect_is_read_by_its_stop_reasons() {
+        let guess = |r: &[&str]| Dialect::guess(r.iter().copied());
+        assert_eq!(guess(&["tool_calls", "stop"]), Dialect::OpenaiChat);
+        assert_eq!(guess(&["tool_use", "end_turn"]), Dialect::AnthropicMessages);
+        assert_eq!(guess(&["nonsense"]), Dialect::AnthropicMessages);
+    }
+}

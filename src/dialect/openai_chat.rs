@@ -1,0 +1,368 @@
+//! OpenAI Chat Completions, which DeepSeek speaks too: `finish_reason`,
+//! `message.tool_calls`, and one `role: "tool"` message per result, each
+//! carrying the `tool_call_id` it answers.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+
+use super::{Words, arguments_text};
+use crate::engine::{
+    Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef, Usage,
+};
+
+pub const WORDS: Words = Words {
+    api: "OpenAI Chat Completions",
+    stop_field: "finish_reason",
+    tool_request: "tool_calls",
+    tool_result: "role: \"tool\" message",
+    result_kind: "tool_call_id",
+    result_id: "tool_call_id",
+    results_message: "one role: \"tool\" message per call",
+    error_flag: "the text of the result",
+    error_key: "error",
+    tool_stop: "tool_calls",
+    answer_stop: "stop",
+    result_role: "tool",
+    keeps_state: false,
+    results_together: false,
+};
+
+/// The finish reasons of Chat Completions, and DeepSeek's one more.
+pub const STOPS: &[(&str, StopReason)] = &[
+    ("tool_calls", StopReason::ToolUse),
+    ("stop", StopReason::EndTurn),
+    ("length", StopReason::MaxTokens),
+    ("content_filter", StopReason::ContentFilter),
+    // DeepSeek: the service ran out of capacity during the reply.
+    (
+        "insufficient_system_resource",
+        StopReason::InsufficientSystemResource,
+    ),
+];
+
+pub fn request(
+    model: &str,
+    system: Option<&str>,
+    tools: &[ToolDef],
+    messages: &[Message],
+) -> Value {
+    let mut all = Vec::new();
+    if let Some(system) = system {
+        all.push(json!({ "role": "system", "content": system }));
+    }
+    all.extend(messages.iter().flat_map(wire_messages));
+    let mut body = json!({ "model": model, "messages": all });
+    if !tools.is_empty() {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": t.input_schema,
+                    }
+                })
+            })
+            .collect();
+        body["tools"] = json!(tools);
+    }
+    body
+}
+
+pub fn response(model: &str, reply: &Reply) -> Value {
+    let message = Message {
+        role: Role::Assistant,
+        content: reply.content.clone(),
+    };
+    let mut body = json!({
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "finish_reason": reply.stop_reason,
+            "message": wire_messages(&message).remove(0),
+        }],
+    });
+    if let Some(Usage {
+        input_tokens,
+        output_tokens,
+    }) = reply.usage
+    {
+        body["usage"] = json!({
+            "prompt_tokens": input_tokens,
+            "completion_tokens": output_tokens,
+        });
+    }
+    body
+}
+
+/// One native message of results becomes one `tool` message per result.
+pub fn messages(messages: &[Message]) -> Value {
+    Value::Array(messages.iter().flat_map(wire_messages).collect())
+}
+
+pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
+    json!({
+        "id": id,
+        "type": "function",
+        "function": { "name": name, "arguments": arguments_text(input) }
+    })
+}
+
+/// A native message as Chat Completions messages: its results first, one
+/// `tool` message each, then the rest as one message of its role.
+fn wire_messages(message: &Message) -> Vec<Value> {
+    let mut texts = Vec::new();
+    let mut reasoning = Vec::new();
+    let mut calls = Vec::new();
+    let mut out = Vec::new();
+    for block in &message.content {
+        match block {
+            Block::Text { text } => texts.push(text.as_str()),
+            Block::Thinking { thinking } => reasoning.push(thinking.as_str()),
+            Block::ToolUse { id, name, input } => calls.push(tool_call(id, name, input)),
+            Block::ToolResult {
+                tool_use_id,
+                content,
+                is_error,
+            } => {
+                // Chat Completions has no error flag: the text has to say it.
+                let content = if *is_error {
+                    format!("Error: {content}")
+                } else {
+                    content.clone()
+                };
+                out.push(
+                    json!({ "role": "tool", "tool_call_id": tool_use_id, "content": content }),
+                );
+            }
+        }
+    }
+    if !out.is_empty() && texts.is_empty() && calls.is_empty() {
+        return out;
+    }
+    let mut rest = Map::new();
+    rest.insert("role".into(), json!(message.role.as_str()));
+    rest.insert(
+        "content".into(),
+        if texts.is_empty() {
+            Value::Null
+        } else {
+            json!(texts.join("\n"))
+        },
+    );
+    if !reasoning.is_empty() {
+        // DeepSeek's field; plain OpenAI models keep reasoning to themselves.
+        rest.insert("reasoning_content".into(), json!(reasoning.join("\n")));
+    }
+    if !calls.is_empty() {
+        rest.insert("tool_calls".into(), Value::Array(calls));
+    }
+    out.push(Value::Object(rest));
+    out
+}
+
+/// One message as Chat Completions sends it, reduced to what the rules read.
+enum Sent<'a> {
+    Calls(Vec<&'a str>),
+    Result(&'a str),
+    Other,
+}
+
+/// The native messages as the sequence of wire messages they become, each
+/// with the index of its native message.
+fn sent(messages: &[Message]) -> impl Iterator<Item = (usize, Sent<'_>)> {
+    messages.iter().enumerate().flat_map(|(index, message)| {
+        let results: Vec<Sent> = message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                Block::ToolResult { tool_use_id, .. } => Some(Sent::Result(tool_use_id)),
+                _ => None,
+            })
+            .collect();
+        // Whatever is not a result goes in one message of the native role;
+        // an empty message is still a message.
+        let has_rest = results.is_empty()
+            || message
+                .content
+                .iter()
+                .any(|b| !matches!(b, Block::ToolResult { .. }));
+        let calls: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
+        let rest = if calls.is_empty() {
+            Sent::Other
+        } else {
+            Sent::Calls(calls)
+        };
+        results
+            .into_iter()
+            .chain(has_rest.then_some(rest))
+            .map(move |s| (index, s))
+    })
+}
+
+/// The pairing rules of Chat Completions. They are not stated on a docs
+/// page; the API states them in its errors, quoted in the tests: an
+/// assistant message with `tool_calls` must be followed by `tool` messages
+/// answering each `tool_call_id`, and a `tool` message must answer a
+/// preceding message with `tool_calls`. Consecutive user messages are
+/// fine. One pass.
+pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
+    use RequestRule::*;
+    if messages.is_empty() {
+        return Err(Rejection::new(0, NoMessages, vec![]));
+    }
+    let mut seen_calls = HashSet::new();
+    let mut asked: Vec<&str> = Vec::new();
+    let mut answered: Vec<&str> = Vec::new();
+    let mut asked_at = 0;
+    for (index, sent) in sent(messages) {
+        match sent {
+            Sent::Result(id) if answered.contains(&id) => {
+                return Err(Rejection::new(index, AnsweredTwice, vec![id]));
+            }
+            Sent::Result(id) if asked.contains(&id) => answered.push(id),
+            Sent::Result(id) => return Err(Rejection::new(index, ResultsWithoutCall, vec![id])),
+            Sent::Calls(_) | Sent::Other => {
+                let unanswered = asked.iter().copied().filter(|id| !answered.contains(id));
+                Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())?;
+                asked.clear();
+                answered.clear();
+                if let Sent::Calls(calls) = sent {
+                    let reused = calls.iter().copied().filter(|id| !seen_calls.insert(*id));
+                    Rejection::unless_any(index, DuplicateCallIds, reused.collect())?;
+                    asked = calls;
+                    asked_at = index;
+                }
+            }
+        }
+    }
+    let unanswered = asked.iter().copied().filter(|id| !answered.contains(id));
+    Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Role;
+
+    fn asks(ids: &[&str]) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: ids
+                .iter()
+                .map(|id| Block::ToolUse {
+                    id: id.to_string(),
+                    name: "get_weather".into(),
+                    input: json!({"location": "Paris"}),
+                })
+                .collect(),
+        }
+    }
+
+    /// One `role: "tool"` message.
+    fn tool(id: &str) -> Message {
+        Message {
+            role: Role::User,
+            content: vec![Block::ToolResult {
+                tool_use_id: id.into(),
+                content: "15 degrees".into(),
+                is_error: false,
+            }],
+        }
+    }
+
+    fn rule(messages: &[Message]) -> Option<RequestRule> {
+        check_request(messages).err().map(|r| r.rule)
+    }
+
+    #[test]
+    fn one_tool_message_per_call_is_the_documented_form() {
+        // The function-calling guide appends, for each tool call,
+        // `{role: "tool", tool_call_id: toolCall.id, content: ...}`.
+        let q = Message::user_text("What's the weather in Paris and Rome?");
+        let history = [
+            q,
+            asks(&["call_1", "call_2"]),
+            tool("call_1"),
+            tool("call_2"),
+        ];
+        assert_eq!(rule(&history), None);
+        let wire = messages(&history);
+        assert_eq!(wire[2]["role"], "tool");
+        assert_eq!(wire[3]["tool_call_id"], "call_2");
+    }
+
+    #[test]
+    fn every_call_needs_its_tool_message_right_after() {
+        // The API's error (the docs state no rule): "An assistant message
+        // with 'tool_calls' must be followed by tool messages responding to
+        // each 'tool_call_id'."
+        let q = Message::user_text("q");
+        let missing = [q.clone(), asks(&["call_1", "call_2"]), tool("call_1")];
+        assert_eq!(rule(&missing), Some(RequestRule::UnansweredCalls));
+        let interrupted = [
+            q.clone(),
+            asks(&["call_1"]),
+            Message::user_text("hurry"),
+            tool("call_1"),
+        ];
+        assert_eq!(rule(&interrupted), Some(RequestRule::UnansweredCalls));
+        // "messages with role 'tool' must be a response to a preceeding
+        // message with 'tool_calls'" (the API's error, its spelling).
+        let stray = [q, tool("call_1")];
+        assert_eq!(rule(&stray), Some(RequestRule::ResultsWithoutCall));
+    }
+
+    #[test]
+    fn consecutive_user_messages_are_fine() {
+        // The reference sets no alternation rule: "A list of messages
+        // comprising the conversation so far."
+        let history = [
+            Message::user_text("Hello"),
+            Message::user_text("Are you there?"),
+        ];
+        assert_eq!(rule(&history), None);
+    }
+
+    #[test]
+    fn a_tool_call_id_is_answered_once_and_never_reused() {
+        // The API's errors: "Duplicate value for 'tool_call_id'".
+        let q = Message::user_text("q");
+        let twice = [q.clone(), asks(&["call_1"]), tool("call_1"), tool("call_1")];
+        assert_eq!(rule(&twice), Some(RequestRule::AnsweredTwice));
+        let reused = [
+            q,
+            asks(&["call_1"]),
+            tool("call_1"),
+            asks(&["call_1"]),
+            tool("call_1"),
+        ];
+        assert_eq!(rule(&reused), Some(RequestRule::DuplicateCallIds));
+    }
+
+    #[test]
+    fn results_and_text_in_one_native_message_become_tool_messages_then_a_user_message() {
+        let mixed = Message {
+            role: Role::User,
+            content: vec![
+                Block::ToolResult {
+                    tool_use_id: "call_1".into(),
+                    content: "15 degrees".into(),
+                    is_error: true,
+                },
+                Block::Text {
+                    text: "And Rome?".into(),
+                },
+            ],
+        };
+        let wire = messages(&[mixed]);
+        assert_eq!(wire[0]["role"], "tool");
+        assert_eq!(wire[0]["content"], "Error: 15 degrees");
+        assert_eq!(wire[1]["role"], "user");
+        assert_eq!(wire[1]["content"], "And Rome?");
+    }
+}
