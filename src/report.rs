@@ -67,7 +67,7 @@ pub fn json(source: &Source, traces: &[Trace]) -> Value {
         "totals": {
             "runs": traces.len(),
             "model_calls": totals.model_calls,
-            "tool_calls": totals.tool_calls,
+            "tools_run": totals.tool_calls,
             "answered": totals.answered,
         },
     })
@@ -188,7 +188,7 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "outcome": trace.outcome().map_or("unfinished", Outcome::label),
         "result": trace.result(),
         "model_calls": trace.model_calls(),
-        "tool_calls": trace.tool_calls(),
+        "tools_run": trace.tool_calls(),
         "goal_check": verification_label(&verification),
         "mistake_shown": trace.config.mistake.map(|_| trace.mistake_shown),
         "steps": steps,

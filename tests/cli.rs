@@ -101,7 +101,7 @@ fn json_output_has_the_outcome_counts_and_steps() {
     assert_eq!(report["outcome"], "answered");
     assert_eq!(report["result"], "1974");
     assert_eq!(report["model_calls"], 3);
-    assert_eq!(report["tool_calls"], 2);
+    assert_eq!(report["tools_run"], 2);
     assert_eq!(report["goal_check"], "verified");
     let steps = report["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 12);
@@ -404,13 +404,13 @@ fn an_unknown_format_names_the_formats_tried() {
 
 #[test]
 fn the_two_checks_differ_exactly_on_the_runs_whose_stop_reason_needs_handling() {
-    let diverging = ["max-tokens", "refusal", "pause-turn"];
+    let diverging = ["max-tokens", "refusal", "pause-turn", "pending-tool-call"];
     let names = run(&["list"]).stdout;
     let names: Vec<&str> = names
         .lines()
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(names.len(), 14);
+    assert_eq!(names.len(), 16);
     for name in names {
         let lesson = run(&["run", name, "--check", "lesson"]);
         let production = run(&["run", name, "--check", "production"]);

@@ -47,7 +47,7 @@ const ANSWER: &str = "answered";
 #[test]
 fn every_built_in_run_under_both_checks() {
     use CheckPolicy::{Lesson, Production};
-    let same_under_both: [(&str, Expected); 11] = [
+    let same_under_both: [(&str, Expected); 12] = [
         ("aurora-run", (ANSWER, Some("1974"), 3, 2)),
         ("paris", (ANSWER, Some("Paris"), 1, 0)),
         ("aurora-run-max-turns-2", ("budget_exhausted", None, 2, 2)),
@@ -78,13 +78,19 @@ fn every_built_in_run_under_both_checks() {
                 1,
             ),
         ),
+        // The harness's goal check pushes back once: 1 tool round + 1
+        // push-back + 1 = 3 calls.
+        (
+            "not-done-yet",
+            (ANSWER, Some("Saved the summary to notes.md."), 3, 1),
+        ),
     ];
     for (name, expected) in same_under_both {
         assert_run(name, Production, expected);
         assert_run(name, Lesson, expected);
     }
     // The lesson's simple check takes every other stop reason for the answer.
-    let diverging: [(&str, Expected, Expected); 3] = [
+    let diverging: [(&str, Expected, Expected); 4] = [
         (
             "max-tokens",
             ("stopped", None, 1, 0),
@@ -99,6 +105,11 @@ fn every_built_in_run_under_both_checks() {
                 1,
                 0,
             ),
+        ),
+        (
+            "pending-tool-call",
+            ("stopped", None, 1, 0),
+            (ANSWER, Some("Let me look at the calendar."), 1, 0),
         ),
         (
             "pause-turn",

@@ -14,6 +14,6 @@ pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
-pub use run::{Insertion, Run};
+pub use run::{Goal, Insertion, Run};
 pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
 pub use trace::{Config, Event, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace};

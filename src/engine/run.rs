@@ -10,7 +10,8 @@
 //!             results = reply.tool_calls.map(run)   // dispatch, every one
 //!             messages.push(user(results))          // append, as one message
 //!         }
-//!         Answer => return Some(reply.text),
+//!         Answer if goal_met(messages) => return Some(reply.text),
+//!         Answer => messages.push(user("not done yet")),  // goal check
 //!         Continue => {}                    // pause_turn: call again
 //!         Stop(why) => stop(why),
 //!     }
@@ -21,6 +22,8 @@
 //! Here each of those lines is one [`Step`], so a viewer can stop between
 //! them. Nothing in this file knows which transcript it is replaying; the
 //! deliberate mistakes are a [`Policy`] it consults.
+
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +53,8 @@ enum Next {
         results: Vec<Block>,
     },
     Append(Vec<Block>),
+    /// The model says it is done; the harness checks the goal first.
+    GoalCheck(String),
     Exit(Event),
     Done,
 }
@@ -62,6 +67,16 @@ pub struct Insertion {
     /// The 1-based number of the model call these messages precede.
     pub before_call: u32,
     pub messages: Vec<Message>,
+}
+
+/// The harness's own check of the goal, run when the model says it is done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// The evidence: this tool has run without an error during the run.
+    pub tool_succeeded: String,
+    /// What the harness tells the model when the goal is not met yet.
+    pub push_back: String,
 }
 
 /// One replay in progress. Pull steps with [`Run::step`] (or iterate).
@@ -81,6 +96,9 @@ pub struct Run<M, T> {
     policy: Policy,
     /// A reply the policy keeps out of `messages` until its results are in.
     held: Option<Message>,
+    goal: Option<Goal>,
+    /// Tools that have run without an error: the goal check's evidence.
+    succeeded: HashSet<String>,
     mistake_shown: bool,
 }
 
@@ -100,8 +118,16 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             next: Next::Start,
             policy: config.policy(),
             held: None,
+            goal: None,
+            succeeded: HashSet::new(),
             mistake_shown: false,
         }
+    }
+
+    /// Has the harness check the goal before it accepts an answer.
+    pub fn with_goal(mut self, goal: Option<Goal>) -> Self {
+        self.goal = goal;
+        self
     }
 
     /// Adds messages the client inserted before given calls.
@@ -138,6 +164,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             }
             Next::Call => self.call(),
             Next::Check(reply) => self.check(reply),
+            Next::GoalCheck(text) => self.goal_check(text),
             Next::Dispatch {
                 mut pending,
                 mut results,
@@ -255,6 +282,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     pending: pending.into_iter(),
                 }
             }
+            Verdict::Answer if self.goal.is_some() => Next::GoalCheck(reply.text()),
             Verdict::Answer => Next::Exit(Event::Answer { text: reply.text() }),
             Verdict::Continue => {
                 self.turn += 1;
@@ -268,12 +296,37 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         }
     }
 
+    /// Seed 001's goal loop: an answer stands only when the evidence says
+    /// the goal is met; else the harness pushes back and the loop goes on.
+    fn goal_check(&mut self, text: String) -> Event {
+        let Some(goal) = &self.goal else {
+            return Event::Answer { text };
+        };
+        let passed = self.succeeded.contains(&goal.tool_succeeded);
+        let event = Event::GoalCheck {
+            tool: goal.tool_succeeded.clone(),
+            passed,
+        };
+        if passed {
+            self.next = Next::Exit(Event::Answer { text });
+        } else {
+            let push_back = Message::user_text(goal.push_back.clone());
+            self.push(push_back);
+            self.turn += 1;
+            self.next = Next::Call;
+        }
+        event
+    }
+
     fn dispatch(&mut self, call: PendingCall, results: &mut Vec<Block>) -> Event {
         let output = self.tools.run(super::message::ToolCall {
             id: &call.id,
             name: &call.name,
             input: &call.input,
         });
+        if !output.is_error {
+            self.succeeded.insert(call.name.clone());
+        }
         results.push(Block::ToolResult {
             tool_use_id: call.id.clone(),
             content: output.content.clone(),

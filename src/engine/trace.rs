@@ -109,6 +109,12 @@ pub enum Event {
         /// How many messages this step added: 1, unless a mistake is active.
         appended: usize,
     },
+    /// The model said it was done; the harness checked whether `tool` has
+    /// succeeded. If not, it appended its push-back and the loop goes on.
+    GoalCheck {
+        tool: String,
+        passed: bool,
+    },
     /// The client added messages that no reply asked for (recorded logs only).
     Inserted {
         added: usize,
@@ -136,6 +142,7 @@ pub enum Phase {
     Check,
     Dispatch,
     Append,
+    GoalCheck,
     Inserted,
     Answer,
     BudgetExhausted,
@@ -152,6 +159,7 @@ impl Phase {
             Phase::Check => "check",
             Phase::Dispatch => "dispatch",
             Phase::Append => "append",
+            Phase::GoalCheck => "goal_check",
             Phase::Inserted => "inserted",
             Phase::Answer => "answer",
             Phase::BudgetExhausted => "budget_exhausted",
@@ -169,6 +177,7 @@ impl Phase {
                 | Phase::Check
                 | Phase::Dispatch
                 | Phase::Append
+                | Phase::GoalCheck
                 | Phase::Inserted
         )
     }
@@ -182,6 +191,7 @@ impl Event {
             Event::Check { .. } => Phase::Check,
             Event::Dispatch { .. } => Phase::Dispatch,
             Event::Append { .. } => Phase::Append,
+            Event::GoalCheck { .. } => Phase::GoalCheck,
             Event::Inserted { .. } => Phase::Inserted,
             Event::Answer { .. } => Phase::Answer,
             Event::BudgetExhausted { .. } => Phase::BudgetExhausted,
@@ -215,12 +225,14 @@ impl Outcome<'_> {
     }
 }
 
-/// Rounds that sent the conversation back for another call: tool rounds
-/// and paused turns. Answered, a run makes one call more than it has rounds.
+/// Rounds that sent the conversation back for another call: tool rounds,
+/// paused turns and goal checks that pushed back. Answered, a run makes
+/// one call more than it has rounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Rounds {
     pub tools: usize,
     pub paused: usize,
+    pub pushed_back: usize,
 }
 
 impl Rounds {
@@ -233,6 +245,7 @@ impl Rounds {
                     verdict: Verdict::Continue,
                     ..
                 } => rounds.paused += 1,
+                Event::GoalCheck { passed: false, .. } => rounds.pushed_back += 1,
                 _ => {}
             }
         }
@@ -240,7 +253,7 @@ impl Rounds {
     }
 
     pub fn total(self) -> usize {
-        self.tools + self.paused
+        self.tools + self.paused + self.pushed_back
     }
 }
 

@@ -149,8 +149,8 @@ pub fn outcome_answer(text: &str) -> String {
     format!("\"{text}\"")
 }
 pub const OUTCOME_NONE: &str = "None";
-pub fn outcome_stopped(stop_reason: &str) -> String {
-    format!("halted ({stop_reason})")
+pub fn outcome_stopped(w: &Words, stop_reason: &str) -> String {
+    format!("halted ({} {stop_reason})", w.stop_field)
 }
 pub const OUTCOME_STOPPED: &str = "halted";
 pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
@@ -399,6 +399,28 @@ pub fn caption_append(w: &Words, results: usize, turns_left: bool, max_turns: u3
     )
 }
 
+pub fn caption_goal_met(tool: &str) -> String {
+    format!(
+        "Goal check: the model says it is done, and the harness looks at the evidence: \
+         `{tool}` has succeeded in this run. The answer stands, verified by a check, not by the model's word."
+    )
+}
+
+pub fn caption_goal_missed(tool: &str) -> String {
+    format!(
+        "Goal check: the model says it is done, but `{tool}` has not succeeded in this run. \
+         The harness appends \"not done yet\" and the loop goes on; that costs a turn."
+    )
+}
+
+pub fn detail_goal_check(tool: &str, passed: bool) -> String {
+    if passed {
+        format!("goal check: `{tool}` has succeeded → return the answer")
+    } else {
+        format!("goal check: `{tool}` has not succeeded → push back and call again")
+    }
+}
+
 pub fn caption_answer(text: &str, calls: usize, rounds: Rounds, tools: usize) -> String {
     let parallel = if tools > rounds.tools {
         format!(
@@ -413,8 +435,12 @@ pub fn caption_answer(text: &str, calls: usize, rounds: Rounds, tools: usize) ->
         0 => String::new(),
         n => format!(" + {n} paused turn{}", plural(n)),
     };
+    let pushed = match rounds.pushed_back {
+        0 => String::new(),
+        n => format!(" + {n} push-back{}", plural(n)),
+    };
     format!(
-        "The loop returns \"{text}\": {} tool round{}{paused} + 1 = {calls} model \
+        "The loop returns \"{text}\": {} tool round{}{paused}{pushed} + 1 = {calls} model \
          call{}.{parallel} An answer is the model's word; only a goal check verifies it.",
         rounds.tools,
         plural(rounds.tools),
@@ -462,14 +488,14 @@ pub fn mistake_banner(name: &str) -> String {
 pub fn mistake_dropped(w: &Words) -> String {
     format!(
         "Mistake: the loop ran the tools but dropped their results. The next request still \
-         holds the {} with nothing answering it, so the API will reject it.",
+         holds the tool request ({}) with nothing answering it, so the API will reject it.",
         w.tool_request
     )
 }
 pub fn mistake_forgot(w: &Words) -> String {
     format!(
         "Mistake: the loop did not save the model's reply into messages. The results it appends \
-         next answer a {} the API never sees, so it will reject them.",
+         next answer a tool request ({}) the API never sees, so it will reject them.",
         w.tool_request
     )
 }

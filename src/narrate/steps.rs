@@ -14,17 +14,17 @@ const PREVIEW_CHARS: usize = 72;
 pub fn cause(w: &Words, cause: &StopCause) -> String {
     match cause {
         StopCause::ToolStopWithoutCalls => format!(
-            "{} `{}` asks for tools, but the reply holds no {}",
+            "{} `{}` asks for tools, but the reply holds no tool request ({})",
             w.stop_field, w.tool_stop, w.tool_request
         ),
         StopCause::CallsWithoutToolStop => format!(
-            "the reply holds a {} but its {} is not `{}`; the request is left pending, so the \
-             loop neither runs it nor returns the reply as the answer",
+            "the reply asks for a tool ({}) but its {} is not `{}`: the request is left pending, \
+             so the loop neither runs it nor returns the reply as the answer",
             w.tool_request, w.stop_field, w.tool_stop
         ),
         StopCause::TruncatedCall => format!(
-            "the reply was cut off at the token limit inside a {}, which may be incomplete, \
-             so it is not run",
+            "the reply was cut off at the token limit inside a tool request ({}), which may be \
+             incomplete, so it is not run",
             w.tool_request
         ),
         StopCause::Truncated => "the reply was cut off at the token limit".to_owned(),
@@ -152,6 +152,20 @@ pub fn step_line(w: &Words, step: &Step) -> String {
                 step.messages
             ),
         },
+        Event::GoalCheck { tool, passed: true } => {
+            format!(
+                "goal check: `{}` has succeeded → the answer stands",
+                one_line(tool, 40)
+            )
+        }
+        Event::GoalCheck {
+            tool,
+            passed: false,
+        } => format!(
+            "goal check: `{}` has not succeeded → the harness pushes back, not done yet → {} messages",
+            one_line(tool, 40),
+            step.messages
+        ),
         Event::Inserted { added } => format!(
             "the client added {added} message{} no reply asked for → {} messages",
             plural(*added),

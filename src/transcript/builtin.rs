@@ -14,7 +14,7 @@ macro_rules! run {
 
 /// Built-in runs in the order the screen cycles through them: the three
 /// lesson runs, then the edge cases.
-const BUILTINS: [(&str, &str); 14] = [
+const BUILTINS: [(&str, &str); 16] = [
     run!("aurora-run"),
     run!("paris"),
     run!("aurora-run-max-turns-2"),
@@ -29,6 +29,8 @@ const BUILTINS: [(&str, &str); 14] = [
     run!("pause-turn"),
     run!("todays-date"),
     run!("answered-not-verified"),
+    run!("not-done-yet"),
+    run!("pending-tool-call"),
 ];
 
 pub const BUILTIN_NAMES: [&str; BUILTINS.len()] = {

@@ -15,8 +15,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Config, Event, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef, ToolEnv,
-    ToolErrors, ToolOutput, Trace,
+    Config, Event, Goal, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef,
+    ToolEnv, ToolErrors, ToolOutput, Trace,
 };
 
 pub use builtin::{BUILTIN_NAMES, builtin};
@@ -78,6 +78,10 @@ pub struct Transcript {
     /// Messages the recorded client added before particular calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inserted: Vec<Insertion>,
+    /// The harness's own goal check: when the model says it is done, the
+    /// answer stands only if this evidence is there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Goal>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expectation>,
     /// What an import found odd in the recording (gaps, skipped parts).
@@ -290,6 +294,7 @@ impl Transcript {
         };
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())
+            .with_goal(self.goal.clone())
             .into_trace()
     }
 
@@ -364,6 +369,12 @@ impl Transcript {
             if misses.len() == before {
                 evidence.push("no tool reported an error".to_owned());
             }
+        }
+        if let Some(goal) = &self.goal {
+            evidence.push(format!(
+                "the harness's goal check saw `{}` succeed",
+                goal.tool_succeeded
+            ));
         }
         if misses.is_empty() && !evidence.is_empty() {
             Verification::Verified(evidence)

@@ -59,6 +59,17 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
         }
     }
 
+    if let Some(goal) = &t.goal
+        && !tool_names.contains(goal.tool_succeeded.as_str())
+    {
+        problem(
+            "goal.tool_succeeded".into(),
+            format!(
+                "no tool named `{}` is declared in `tools`, so the goal could never be met",
+                goal.tool_succeeded
+            ),
+        );
+    }
     let dialect = t.dialect();
     let mut ids: BTreeMap<&str, String> = BTreeMap::new();
     for (r, reply) in t.replies.iter().enumerate() {

@@ -304,6 +304,7 @@ impl RunBuilder {
             environment: BTreeMap::new(),
             results: self.results,
             inserted: self.inserted,
+            goal: None,
             tool_errors: Default::default(),
             repeat_last_reply: false,
             expect: None,

@@ -134,7 +134,7 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
                     _ => None,
                 });
             let text = match at_check {
-                Some(reason) => s::outcome_stopped(&reason),
+                Some(reason) => s::outcome_stopped(app.words(), &reason),
                 None => s::OUTCOME_STOPPED.to_owned(),
             };
             (text, theme::STOPPED)

@@ -112,6 +112,8 @@ fn step_caption(app: &App) -> String {
                 || step.turn + 1 < config.max_turns.get();
             s::caption_append(w, *results, turns_left, config.max_turns.get())
         }
+        Event::GoalCheck { tool, passed: true } => s::caption_goal_met(&short(tool)),
+        Event::GoalCheck { tool, .. } => s::caption_goal_missed(&short(tool)),
         Event::Inserted { added } => s::caption_inserted(*added),
         Event::Answer { text } => {
             let checked = app.trace().steps[..app.cursor()]

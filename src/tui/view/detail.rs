@@ -224,6 +224,16 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             lines.extend(newest_message_lines(app, *appended));
             lines
         }
+        Event::GoalCheck { tool, passed } => {
+            let mut lines = vec![Line::styled(
+                s::detail_goal_check(&short(tool), *passed),
+                theme::TITLE,
+            )];
+            if !passed {
+                lines.extend(newest_message_lines(app, 1));
+            }
+            lines
+        }
         Event::Inserted { added } => {
             let mut lines = vec![Line::styled(s::detail_inserted(*added), theme::TITLE)];
             lines.extend(newest_message_lines(app, *added));

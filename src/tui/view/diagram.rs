@@ -136,6 +136,10 @@ fn position(app: &App) -> (Node, Option<Edge>) {
         Event::Append { .. } => (Node::Append, Some(Edge::ToDispatch)),
         // The client's own additions join the history where results do.
         Event::Inserted { .. } => (Node::Append, None),
+        // The goal check stands between the check and the answer: met, it
+        // leads there; missed, its push-back is appended and the loop turns.
+        Event::GoalCheck { passed: true, .. } => (Node::Answer, Some(Edge::ToAnswer)),
+        Event::GoalCheck { passed: false, .. } => (Node::Append, Some(Edge::Loop)),
         Event::Answer { .. } => (Node::Answer, Some(Edge::ToAnswer)),
         Event::BudgetExhausted { .. } => (Node::None, Some(Edge::ToNone)),
         Event::Stopped(_) | Event::RecordingEnded | Event::Rejected { .. } => {

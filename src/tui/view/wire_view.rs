@@ -77,11 +77,16 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             s::WIRE_APPENDED.to_owned(),
             dialect.messages(&trace.messages[step.messages - appended..step.messages]),
         ),
+        Event::GoalCheck { passed: false, .. } => json(
+            s::WIRE_APPENDED.to_owned(),
+            dialect.messages(&trace.messages[step.messages - 1..step.messages]),
+        ),
         Event::Inserted { added } => json(
             s::WIRE_INSERTED.to_owned(),
             dialect.messages(&trace.messages[step.messages - added..step.messages]),
         ),
-        Event::BudgetExhausted { .. }
+        Event::GoalCheck { passed: true, .. }
+        | Event::BudgetExhausted { .. }
         | Event::Stopped(_)
         | Event::RecordingEnded
         | Event::Rejected { .. } => vec![Line::styled(s::WIRE_NOTHING, theme::LABEL)],

@@ -1,0 +1,153 @@
+//! Every run speaks its own API's dialect: in `run`'s text and JSON and on
+//! every screen of the replay, an OpenAI run never uses Anthropic's names,
+//! and the reverse.
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use loopstep::dialect::Dialect;
+use loopstep::engine::{CheckPolicy, Config, Trace};
+use loopstep::report;
+use loopstep::transcript::{Source, open};
+use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// Words only the other APIs use, that a run of `dialect` must never show.
+fn foreign_words(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::AnthropicMessages => &[
+            "finish_reason",
+            "tool_calls",
+            "tool_call_id",
+            "role: \"tool\"",
+            "\"role\": \"tool\"",
+            "function_call",
+        ],
+        Dialect::OpenaiChat => &[
+            "stop_reason",
+            "tool_use",
+            "tool_result",
+            "end_turn",
+            "is_error",
+            "function_call",
+        ],
+        Dialect::OpenaiResponses => &[
+            "stop_reason",
+            "tool_use",
+            "tool_result",
+            "end_turn",
+            "is_error",
+            "finish_reason",
+            "tool_calls",
+        ],
+    }
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every screen of the replay: each step, in summary and on the wire, at
+/// the end with both checks.
+fn screens(source: &Source) -> Vec<String> {
+    let mut shown = Vec::new();
+    for (index, _) in source.runs.iter().enumerate() {
+        for check in [CheckPolicy::Production, CheckPolicy::Lesson] {
+            let settings = Settings {
+                check,
+                ..Settings::default()
+            };
+            let mut app = App::new(source.runs.clone(), index, settings);
+            let steps = app.trace().steps.len();
+            for _ in 0..steps {
+                for keys in [&[][..], &["w"][..], &["w", "e"][..], &["e", "Right"][..]] {
+                    shown.push(draw(&mut app, keys));
+                }
+            }
+        }
+    }
+    shown
+}
+
+fn draw(app: &mut App, keys: &[&str]) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let events = keys.iter().map(|k| {
+        let code = match *k {
+            "Right" => KeyCode::Right,
+            other => KeyCode::Char(other.chars().next().unwrap()),
+        };
+        TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    });
+    run_app(&mut terminal, app, &mut ScriptedEvents(events)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn run_outputs(source: &Source) -> Vec<String> {
+    [CheckPolicy::Production, CheckPolicy::Lesson]
+        .into_iter()
+        .flat_map(|check| {
+            let traces: Vec<Trace> = source
+                .runs
+                .iter()
+                .map(|t| {
+                    t.replay(Config {
+                        check,
+                        ..t.default_config()
+                    })
+                })
+                .collect();
+            [
+                report::text(source, &traces),
+                report::json(source, &traces).to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn assert_speaks(name: &str, dialect: Dialect) {
+    let source = open(name, None).unwrap();
+    for run in &source.runs {
+        assert_eq!(run.dialect(), dialect, "{name}");
+    }
+    let outputs = run_outputs(&source).into_iter().chain(screens(&source));
+    for (n, output) in outputs.enumerate() {
+        for word in foreign_words(dialect) {
+            assert!(
+                !output.contains(word),
+                "{name} ({dialect:?}), output {n} says {word:?}:\n{output}"
+            );
+        }
+    }
+}
+
+#[test]
+fn built_in_runs_speak_their_own_dialect() {
+    assert_speaks("todays-date", Dialect::OpenaiChat);
+    assert_speaks("aurora-run", Dialect::AnthropicMessages);
+    assert_speaks("parallel-tools", Dialect::AnthropicMessages);
+}
+
+#[test]
+fn imported_runs_speak_the_dialect_they_were_recorded_in() {
+    assert_speaks(
+        &fixture("real/deepseek-tool-calls-with-thinking.exchanges.json"),
+        Dialect::OpenaiChat,
+    );
+    assert_speaks(&fixture("conversation-openai.json"), Dialect::OpenaiChat);
+    assert_speaks(
+        &fixture("real/anthropic-parallel-tool-calls.exchanges.json"),
+        Dialect::AnthropicMessages,
+    );
+    assert_speaks(
+        &fixture("exchanges-openai-responses.json"),
+        Dialect::OpenaiResponses,
+    );
+}
+
+#[test]
+fn the_exit_that_is_no_answer_is_never_called_stop() {
+    let source = open("todays-date", None).unwrap();
+    let mut app = App::new(source.runs, 0, Settings::default());
+    let screen = draw(&mut app, &[]);
+    assert!(screen.contains("other ▶ halt"), "{screen}");
+    assert!(screen.contains("check ─ stop ─▶ answer"), "{screen}");
+}
