@@ -148,7 +148,7 @@ fn run_text(transcript: &Transcript, trace: &Trace) -> String {
             "turn {:<2} {:<16} {}\n",
             step.turn,
             step.event.phase().as_str(),
-            say::step_line(words, step)
+            say::step_line(words, config.policy(), step)
         ));
     }
     if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {

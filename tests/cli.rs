@@ -463,3 +463,95 @@ fn a_reader_that_goes_away_is_not_a_crash() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn a_recording_that_ends_says_so_instead_of_none() {
+    let doc = search_doc(
+        vec![asks(&[("a", "search", json!({"query": "Aurora Run"}))])],
+        10,
+    );
+    let path = file("ends-early.json", doc.to_string());
+    let out = run(&["run", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout
+            .ends_with("result: no answer, the recording ended before the loop did\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("result: None"));
+}
+
+#[test]
+fn without_a_budget_the_header_names_the_safety_cap() {
+    let out = run(&["run", "always-search", "--mistake", "no-budget"]);
+    let header = out.stdout.lines().next().unwrap();
+    assert!(header.contains("no max_turns (safety cap 100)"), "{header}");
+    assert!(!header.contains("max_turns 4"), "{header}");
+}
+
+#[test]
+fn a_mistake_the_run_cannot_show_says_so() {
+    let out = run(&["run", "paris", "--mistake", "drop-results"]);
+    assert!(
+        out.stdout.contains(
+            "This run cannot show the mistake drop-results: no reply of this run asks for a tool"
+        ),
+        "{}",
+        out.stdout
+    );
+    let openai = run(&["run", "todays-date", "--mistake", "split-results"]);
+    assert!(
+        openai
+            .stdout
+            .contains("OpenAI Chat Completions already sends one role: \"tool\" message per call"),
+        "{}",
+        openai.stdout
+    );
+}
+
+#[test]
+fn the_answer_is_printed_neutralised_and_whole() {
+    let answer = format!(
+        "She said \"1974\".\u{200d}\nSecond line, then {}end",
+        "a long middle ".repeat(40)
+    );
+    let doc = search_doc(vec![says(&answer, "end_turn")], 10);
+    let path = file("long-answer.json", doc.to_string());
+    let out = run(&["run", path.to_str().unwrap()]);
+    let answer_step = out.stdout.lines().find(|l| l.contains(" answer ")).unwrap();
+    assert!(answer_step.contains("She said \"1974\"."), "{answer_step}");
+    assert!(
+        !answer_step.contains("\\\""),
+        "no debug escapes: {answer_step}"
+    );
+    assert!(
+        !answer_step.contains("\\u{"),
+        "no debug escapes: {answer_step}"
+    );
+    let result = out.stdout.lines().last().unwrap();
+    assert!(
+        result.starts_with("result: \"She said \"1974\"."),
+        "{result}"
+    );
+    let whole = loopstep::text::one_line(&answer, usize::MAX);
+    assert_eq!(result, format!("result: \"{whole}\""), "whole, never cut");
+    assert!(result.ends_with("a long middle end\""), "{result}");
+    assert!(result.contains("⏎Second line"), "{result}");
+}
+
+#[test]
+fn an_openai_run_prints_openai_words() {
+    let out = run(&["run", "todays-date"]);
+    assert!(out.stdout.contains("reply with finish_reason tool_calls"));
+    assert!(
+        out.stdout
+            .contains("1 result as one role: \"tool\" message per call → 3 messages")
+    );
+    let json: Value =
+        serde_json::from_str(&run(&["run", "todays-date", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["dialect"], "openai-chat");
+    assert_eq!(json["steps"][1]["finish_reason"], "tool_calls");
+    assert_eq!(json["messages"][2]["role"], "tool");
+    assert_eq!(json["messages"][2]["tool_call_id"], "call_00_today");
+}

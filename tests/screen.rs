@@ -593,3 +593,76 @@ fn no_color_draws_without_colour_but_keeps_the_highlights() {
         "the same text"
     );
 }
+
+#[test]
+fn the_last_append_before_a_spent_budget_does_not_promise_another_turn() {
+    // aurora-run-max-turns-2: start, then turn 0 (4 steps), turn 1's call,
+    // check, dispatch and append.
+    let last_append = screen("aurora-run-max-turns-2", 80, 24, &["Right"; 8]);
+    assert!(last_append.contains("turn 1 · append"), "{last_append}");
+    assert!(
+        last_append.contains("max_turns = 2 is spent"),
+        "{last_append}"
+    );
+    assert!(!last_append.contains("Then the loop turns again"));
+    let first_append = screen("aurora-run-max-turns-2", 80, 24, &["Right"; 4]);
+    assert!(
+        first_append.contains("Then the loop turns again"),
+        "{first_append}"
+    );
+}
+
+#[test]
+fn a_paused_turn_counts_in_the_arithmetic() {
+    let end = screen("pause-turn", 80, 24, &["End"]);
+    assert!(
+        end.contains("0 tool rounds + 1 paused turn + 1 = 2 model calls"),
+        "{end}"
+    );
+    let pushed = screen("not-done-yet", 80, 24, &["End"]);
+    assert!(pushed.contains("1 tool round + 1 push-back +"), "{pushed}");
+}
+
+#[test]
+fn the_aurora_run_remarks_on_its_distractor_at_the_second_call() {
+    let second_call = screen("aurora-run", 120, 40, &["Right"; 5]);
+    assert!(second_call.contains("call #2 sent all 3"), "{second_call}");
+    assert!(
+        second_call.contains("remark: The first page also holds 1951"),
+        "{second_call}"
+    );
+    let first_call = screen("aurora-run", 120, 40, &["Right"]);
+    assert!(!first_call.contains("remark:"));
+}
+
+#[test]
+fn a_mistake_the_run_cannot_show_is_not_called_verified() {
+    let end = screen("paris", 80, 24, &["m", "End"]);
+    assert!(
+        end.contains("This run cannot show the mistake drop-results"),
+        "{end}"
+    );
+    let outcome = end.lines().find(|l| l.contains("outcome:")).unwrap();
+    assert!(outcome.contains("mistake not shown"), "{outcome}");
+    assert!(!outcome.contains("verified"), "{outcome}");
+}
+
+#[test]
+fn the_stateless_caption_keeps_the_lessons_qualifier() {
+    let anthropic = screen("aurora-run", 120, 40, &["Right"; 5]);
+    assert!(
+        anthropic.contains("the Anthropic Messages API keeps no memory between calls"),
+        "{anthropic}"
+    );
+    let responses_path = format!(
+        "{}/tests/fixtures/exchanges-openai-responses.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let source = loopstep::transcript::open(&responses_path, None).unwrap();
+    let mut app = App::new(source.runs, 0, Settings::default());
+    let second = drive(&mut app, 120, 40, &["n"]).backend().to_string();
+    assert!(
+        second.contains("can keep the conversation on its side (previous_response_id)"),
+        "{second}"
+    );
+}

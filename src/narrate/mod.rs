@@ -161,6 +161,7 @@ pub const NOT_VERIFIED: &str = "NOT verified";
 
 // Detail pane.
 pub const NOTE: &str = "note: ";
+pub const REMARK: &str = "remark: ";
 pub const MORE_BELOW: &str = " · PgUp/PgDn scroll";
 pub fn folded_note(hidden_lines: usize) -> String {
     if hidden_lines > 0 {

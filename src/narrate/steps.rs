@@ -2,7 +2,9 @@
 //! `loopstep run` and the explanations the screen shows.
 
 use crate::dialect::Words;
-use crate::engine::{Event, Outcome, Rejection, RequestRule, Step, StopCause, Verdict};
+use crate::engine::{
+    Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, Verdict,
+};
 use crate::text::one_line;
 
 use super::plural;
@@ -83,8 +85,8 @@ pub fn rejection(w: &Words, rejection: &Rejection) -> String {
     }
 }
 
-/// One step of `run`'s text output.
-pub fn step_line(w: &Words, step: &Step) -> String {
+/// One step of `run`'s text output; `policy` says how the loop appends.
+pub fn step_line(w: &Words, policy: Policy, step: &Step) -> String {
     match &step.event {
         Event::Start => format!(
             "messages holds {} message{}; nothing is sent yet",
@@ -144,11 +146,19 @@ pub fn step_line(w: &Words, step: &Step) -> String {
                 plural(*results),
                 step.messages
             ),
-            n => format!(
-                "{results} result{} as {} ({n} message{}) → {} messages",
+            _ if policy.reply == SaveReply::AfterResults => format!(
+                "{results} result{}, then the model's own request after them → {} messages",
+                plural(*results),
+                step.messages
+            ),
+            n if *n > 1 && w.results_together => format!(
+                "{results} results as {n} separate user messages → {} messages",
+                step.messages
+            ),
+            _ => format!(
+                "{results} result{} as {} → {} messages",
                 plural(*results),
                 w.results_message,
-                plural(*n),
                 step.messages
             ),
         },

@@ -344,7 +344,8 @@ impl Transcript {
         }
         if let Some(wanted) = expect.model_calls {
             if trace.model_calls() == wanted {
-                evidence.push(format!("{wanted} model calls, as expected"));
+                let calls = if wanted == 1 { "call" } else { "calls" };
+                evidence.push(format!("{wanted} model {calls}, as expected"));
             } else {
                 misses.push(format!(
                     "expected {wanted} model calls, took {}",

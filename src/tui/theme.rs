@@ -44,6 +44,8 @@ pub const GAUGE_SPENT: Style = Style::new().fg(Color::Red);
 pub const ANSWER: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
 pub const NONE: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 pub const STOPPED: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+/// A course author's remark for the class.
+pub const REMARK: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::ITALIC);
 
 /// Removes every colour from a drawn frame for terminals that ask for none
 /// (`NO_COLOR`). What a background colour marked (the current phase, the

@@ -1,5 +1,5 @@
 //! The caption: what the current step does and why, in a sentence or two,
-//! in the run's dialect; a course author's remark for the step below it.
+//! in the run's dialect.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,12 +12,7 @@ use crate::tui::app::App;
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let mut text = caption(app);
-    if let Some(remark) = remark(app) {
-        text.push(' ');
-        text.push_str(&one_line(remark, 400));
-    }
-    let paragraph = Paragraph::new(text)
+    let paragraph = Paragraph::new(caption(app))
         .style(theme::TEXT)
         .wrap(Wrap { trim: true });
     frame.render_widget(paragraph, area);
@@ -25,14 +20,6 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
 fn caption(app: &App) -> String {
     mistake_caption(app).unwrap_or_else(|| step_caption(app))
-}
-
-/// The transcript's remark for this call, shown at its call step.
-fn remark(app: &App) -> Option<&str> {
-    match &app.step().event {
-        Event::Call { request, .. } => app.transcript().remark(request.number),
-        _ => None,
-    }
 }
 
 /// Where an active mistake does its damage, say what it did; at the end of

@@ -111,6 +111,16 @@ fn labelled(label: &'static str, text: String, style: Style) -> Line<'static> {
 
 fn summary(app: &App) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
+    // A course author's remark on this call leads, where a class reads first.
+    if let Event::Call { request, .. } = &app.step().event
+        && let Some(remark) = app.transcript().remark(request.number)
+    {
+        lines.push(labelled(
+            s::REMARK,
+            one_line(remark, FOLD_CHARS),
+            theme::REMARK,
+        ));
+    }
     if app.cursor() == 0 {
         for note in &app.transcript().notes {
             lines.push(labelled(
