@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use super::Words;
+use super::read::{self, Reader, Response};
 use crate::engine::{Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {
@@ -198,6 +199,24 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
         }
     }
     Rejection::unless_any(asked_at, UnansweredCalls, asked)
+}
+
+/// A Messages API response: content blocks and `stop_reason`.
+pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
+    let mut content = Vec::new();
+    reader.blocks_into(response.get("content"), &mut content);
+    Response {
+        message: Message {
+            role: Role::Assistant,
+            content,
+        },
+        stop_reason: response
+            .get("stop_reason")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        usage: read::usage(response, "input_tokens", "output_tokens"),
+        note: None,
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 mod anthropic;
 mod openai_chat;
 mod openai_responses;
+pub mod read;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -172,6 +173,38 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::messages(messages),
             Dialect::OpenaiChat => openai_chat::messages(messages),
             Dialect::OpenaiResponses => openai_responses::items(messages),
+        }
+    }
+
+    /// What one recorded request sent, read into native messages.
+    pub fn read_request(self, reader: &mut read::Reader, request: &Value) -> read::Request {
+        match self {
+            Dialect::AnthropicMessages | Dialect::OpenaiChat => {
+                read::messages_request(reader, request)
+            }
+            Dialect::OpenaiResponses => openai_responses::read_request(reader, request),
+        }
+    }
+
+    /// What one recorded response carried, read into a native reply.
+    pub fn read_response(self, reader: &mut read::Reader, response: &Value) -> read::Response {
+        match self {
+            Dialect::AnthropicMessages => anthropic::read_response(reader, response),
+            Dialect::OpenaiChat => openai_chat::read_response(reader, response),
+            Dialect::OpenaiResponses => openai_responses::read_response(reader, response),
+        }
+    }
+
+    /// The API a recorded response body comes from, by its shape.
+    pub fn of_response(response: &Value) -> Dialect {
+        if response.get("choices").is_some() {
+            Dialect::OpenaiChat
+        } else if response.get("output").is_some()
+            || response.get("object") == Some(&"response".into())
+        {
+            Dialect::OpenaiResponses
+        } else {
+            Dialect::AnthropicMessages
         }
     }
 

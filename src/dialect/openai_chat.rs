@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::read::{self, Read, Reader, Response};
 use super::{Words, arguments_text};
 use crate::engine::{
     Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef, Usage,
@@ -242,6 +243,49 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
     }
     let unanswered = asked.iter().copied().filter(|id| !answered.contains(id));
     Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())
+}
+
+/// One entry of a message's `tool_calls`: a function call whose arguments
+/// are a JSON string.
+pub fn read_tool_call(reader: &mut Reader, value: &Value) -> Option<Block> {
+    let object = value.as_object()?;
+    let Some(function) = object.get("function").and_then(Value::as_object) else {
+        reader.skipped.add("tool calls that are not functions");
+        return None;
+    };
+    Some(Block::ToolUse {
+        id: read::string(object, "id"),
+        name: read::string(function, "name"),
+        input: read::arguments(function.get("arguments")),
+    })
+}
+
+/// A chat completion: the first choice's message and `finish_reason`.
+pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
+    let choices = response.get("choices").and_then(Value::as_array);
+    let choices = choices.map_or(&[][..], Vec::as_slice);
+    let note = (choices.len() > 1)
+        .then(|| format!("holds {} choices; the first is replayed", choices.len()));
+    let first = choices.first();
+    let message = match first
+        .and_then(|c| c.get("message"))
+        .map(|m| reader.message(m))
+    {
+        Some(Read::Message(message)) => message,
+        _ => Message {
+            role: Role::Assistant,
+            content: Vec::new(),
+        },
+    };
+    Response {
+        message,
+        stop_reason: first
+            .and_then(|c| c.get("finish_reason"))
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        usage: read::usage(response, "prompt_tokens", "completion_tokens"),
+        note,
+    }
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@
 
 use serde_json::{Value, json};
 
+use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
-use crate::engine::{Block, Message, Reply, StopReason, ToolDef};
+use crate::engine::{Block, Message, Reply, Role, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {
     api: "OpenAI Responses",
@@ -77,7 +78,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
     let output: Vec<Value> = reply
         .content
         .iter()
-        .map(|block| item(crate::engine::Role::Assistant, block))
+        .map(|block| item(Role::Assistant, block))
         .collect();
     let mut body = json!({
         "object": "response",
@@ -114,7 +115,7 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
     })
 }
 
-fn item(role: crate::engine::Role, block: &Block) -> Value {
+fn item(role: Role, block: &Block) -> Value {
     match block {
         Block::Text { text } => json!({
             "type": "message",
@@ -138,6 +139,128 @@ fn item(role: crate::engine::Role, block: &Block) -> Value {
                 content.clone()
             };
             json!({ "type": "function_call_output", "call_id": tool_use_id, "output": output })
+        }
+    }
+}
+
+/// A Responses request: `instructions`, then the `input` items, one block
+/// each; consecutive blocks of one role make one message.
+pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
+    let mut read = Request::default();
+    read.system
+        .extend(read::system_text(reader, request.get("instructions")));
+    match request.get("input") {
+        Some(Value::String(text)) => read.messages.push(Message::user_text(text)),
+        Some(Value::Array(items)) => {
+            for (role, block) in items.iter().filter_map(|item| read_item(reader, item)) {
+                match read.messages.last_mut() {
+                    Some(last) if last.role == role && !read::is_prompt(last) => {
+                        last.content.push(block)
+                    }
+                    _ => read.messages.push(Message {
+                        role,
+                        content: vec![block],
+                    }),
+                }
+            }
+        }
+        _ => {}
+    }
+    read
+}
+
+/// A response: its `output` items, and the stop the dialect records for
+/// its `status` (see [`STOPS`]).
+pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
+    let content: Vec<Block> = response
+        .get("output")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|item| read_item(reader, item).map(|(_, block)| block))
+        .collect();
+    let calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+    let spell = |reason| {
+        super::Dialect::OpenaiResponses
+            .spell(reason)
+            .map(str::to_owned)
+    };
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
+    let stop_reason = match response.get("status").and_then(Value::as_str) {
+        Some("completed") if calls => spell(StopReason::ToolUse),
+        Some("completed") => spell(StopReason::EndTurn),
+        Some("incomplete") => Some(
+            text(response.pointer("/incomplete_details/reason"))
+                .unwrap_or_else(|| "incomplete".to_owned()),
+        ),
+        other => other.map(str::to_owned),
+    };
+    Response {
+        message: Message {
+            role: Role::Assistant,
+            content,
+        },
+        stop_reason,
+        usage: read::usage(response, "input_tokens", "output_tokens"),
+        note: None,
+    }
+}
+
+/// One item of an `input` or `output` list, as the block it becomes and
+/// the role of the message it belongs to.
+fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
+    let object = value.as_object()?;
+    let kind = object.get("type").and_then(Value::as_str);
+    let role = object.get("role").and_then(Value::as_str);
+    match (kind, role) {
+        (Some("message") | None, Some(role @ ("user" | "assistant"))) => {
+            let role = if role == "user" {
+                Role::User
+            } else {
+                Role::Assistant
+            };
+            let text = reader.text_of(object.get("content"));
+            (!text.is_empty()).then_some((role, Block::Text { text }))
+        }
+        (Some("function_call"), _) => Some((
+            Role::Assistant,
+            Block::ToolUse {
+                id: read::string(object, "call_id"),
+                name: read::string(object, "name"),
+                input: read::arguments(object.get("arguments")),
+            },
+        )),
+        (Some("function_call_output"), _) => Some((
+            Role::User,
+            Block::ToolResult {
+                tool_use_id: read::string(object, "call_id"),
+                content: reader.text_of(object.get("output")),
+                is_error: false,
+            },
+        )),
+        (Some("reasoning"), _) => {
+            let summary = object.get("summary").and_then(Value::as_array);
+            let text: Vec<&str> = summary
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.get("text").and_then(Value::as_str))
+                .collect();
+            (!text.is_empty()).then(|| {
+                (
+                    Role::Assistant,
+                    Block::Thinking {
+                        thinking: text.join("\n"),
+                    },
+                )
+            })
+        }
+        (Some(other), _) => {
+            reader.skipped.add(format!("`{other}` items"));
+            None
+        }
+        (None, _) => {
+            reader.skipped.add("untyped items");
+            None
         }
     }
 }

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
-use super::wire::{Read, Reader};
+use crate::dialect::read::{Read, Reader};
 use crate::engine::{Role, Usage};
 
 /// The main conversation and the side chains, in that order.

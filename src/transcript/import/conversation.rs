@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
-use super::wire::{Read, Reader, system_text, tool_definitions};
+use crate::dialect::read::{Read, Reader, system_text, tool_definitions};
 
 pub fn read(top: &Value, recording: &mut Recording, reader: &mut Reader) {
     let messages = match top {

@@ -5,14 +5,13 @@ mod claude_code;
 mod conversation;
 mod exchanges;
 mod segment;
-mod wire;
 
 use serde_json::Value;
 
 use super::{LoadError, Transcript};
 use crate::dialect::Dialect;
+use crate::dialect::read::Reader;
 use segment::Recording;
-use wire::Reader;
 
 pub use segment::MISSING_RESULT;
 

@@ -11,7 +11,7 @@ use crate::engine::{
     Block, Insertion, Message, Reply, Role, StopReason, ToolDef, ToolOutput, Usage,
 };
 
-use super::wire::folds_into;
+use crate::dialect::read::{folds_into, is_prompt};
 use crate::transcript::{FORMAT_VERSION, History, Transcript};
 
 /// Where a recorded message came from.
@@ -159,19 +159,6 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             })
         })
         .collect()
-}
-
-/// A user message that asks something, rather than carrying tool results.
-pub fn is_prompt(message: &Message) -> bool {
-    message.role == Role::User
-        && message
-            .content
-            .iter()
-            .any(|b| matches!(b, Block::Text { .. }))
-        && !message
-            .content
-            .iter()
-            .any(|b| matches!(b, Block::ToolResult { .. }))
 }
 
 struct Finish<'a> {

@@ -1,13 +1,14 @@
-//! Reads messages in the wire shapes of the Anthropic Messages API, OpenAI
-//! Chat Completions (DeepSeek included) and OpenAI Responses, and turns
-//! them into the native, Anthropic-like messages the engine uses. Anything
-//! not understood is skipped and counted, never an error.
+//! Reading the wire into native messages: the plumbing the dialects share.
+//! A messages list may be in Anthropic's or OpenAI Chat's shape, told apart
+//! message by message; each dialect's own parts (OpenAI tool calls,
+//! Responses items, replies) live in its module. Anything not understood is
+//! skipped and counted, never an error.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{Block, Message, Role, ToolDef};
+use crate::engine::{Block, Message, Role, ToolDef, Usage};
 
 /// Counts of what an import left out, by description.
 #[derive(Debug, Default, Clone)]
@@ -90,7 +91,11 @@ impl Reader {
                 self.blocks_into(object.get("content"), &mut content);
                 if let Some(calls) = object.get("tool_calls").and_then(Value::as_array) {
                     self.openai = true;
-                    content.extend(calls.iter().filter_map(|c| self.openai_tool_call(c)));
+                    content.extend(
+                        calls
+                            .iter()
+                            .filter_map(|c| super::openai_chat::read_tool_call(self, c)),
+                    );
                 }
                 Read::Message(Message { role, content })
             }
@@ -118,6 +123,8 @@ impl Reader {
         }
     }
 
+    /// One content block of the Anthropic shape (also what Responses'
+    /// message parts look like).
     fn block(&mut self, value: &Value) -> Option<Block> {
         let object = value.as_object()?;
         let kind = object.get("type").and_then(Value::as_str).unwrap_or("");
@@ -159,20 +166,6 @@ impl Reader {
         Some(block)
     }
 
-    fn openai_tool_call(&mut self, value: &Value) -> Option<Block> {
-        let object = value.as_object()?;
-        let function = object.get("function").and_then(Value::as_object);
-        let Some(function) = function else {
-            self.skipped.add("tool calls that are not functions");
-            return None;
-        };
-        Some(Block::ToolUse {
-            id: string(object, "id"),
-            name: string(function, "name"),
-            input: arguments(function.get("arguments")),
-        })
-    }
-
     /// The text of a string, or of the text parts of a block list.
     pub fn text_of(&mut self, content: Option<&Value>) -> String {
         match content {
@@ -192,65 +185,6 @@ impl Reader {
             }
             Some(Value::Null) | None => String::new(),
             Some(other) => other.to_string(),
-        }
-    }
-
-    /// One item of an OpenAI Responses `input` or `output` list.
-    pub fn responses_item(&mut self, value: &Value) -> Option<(Role, Block)> {
-        let object = value.as_object()?;
-        let kind = object.get("type").and_then(Value::as_str);
-        let role = object.get("role").and_then(Value::as_str);
-        self.openai = true;
-        match (kind, role) {
-            (Some("message") | None, Some(role @ ("user" | "assistant"))) => {
-                let role = if role == "user" {
-                    Role::User
-                } else {
-                    Role::Assistant
-                };
-                let text = self.text_of(object.get("content"));
-                (!text.is_empty()).then_some((role, Block::Text { text }))
-            }
-            (Some("function_call"), _) => Some((
-                Role::Assistant,
-                Block::ToolUse {
-                    id: string(object, "call_id"),
-                    name: string(object, "name"),
-                    input: arguments(object.get("arguments")),
-                },
-            )),
-            (Some("function_call_output"), _) => Some((
-                Role::User,
-                Block::ToolResult {
-                    tool_use_id: string(object, "call_id"),
-                    content: self.text_of(object.get("output")),
-                    is_error: false,
-                },
-            )),
-            (Some("reasoning"), _) => {
-                let summary = object.get("summary").and_then(Value::as_array);
-                let text: Vec<&str> = summary
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|s| s.get("text").and_then(Value::as_str))
-                    .collect();
-                (!text.is_empty()).then(|| {
-                    (
-                        Role::Assistant,
-                        Block::Thinking {
-                            thinking: text.join("\n"),
-                        },
-                    )
-                })
-            }
-            (Some(other), _) => {
-                self.skipped.add(format!("`{other}` items"));
-                None
-            }
-            (None, _) => {
-                self.skipped.add("untyped items");
-                None
-            }
         }
     }
 }
@@ -307,7 +241,7 @@ pub fn only_results(message: &Message) -> bool {
 
 /// OpenAI sends arguments as a JSON string; keep an object when it parses,
 /// the raw text when it does not (dispatch then reports the parse error).
-fn arguments(value: Option<&Value>) -> Value {
+pub fn arguments(value: Option<&Value>) -> Value {
     match value {
         Some(Value::String(raw)) => match serde_json::from_str::<Value>(raw) {
             Ok(parsed @ Value::Object(_)) => parsed,
@@ -318,10 +252,77 @@ fn arguments(value: Option<&Value>) -> Value {
     }
 }
 
-fn string(object: &Map<String, Value>, key: &str) -> String {
+pub fn string(object: &Map<String, Value>, key: &str) -> String {
     object
         .get(key)
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned()
+}
+
+/// A user message that asks something, rather than carrying tool results.
+pub fn is_prompt(message: &Message) -> bool {
+    message.role == Role::User
+        && message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::Text { .. }))
+        && !message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::ToolResult { .. }))
+}
+
+/// Adds a message, folding consecutive results into one message.
+pub fn push_folded(messages: &mut Vec<Message>, message: Message) {
+    match messages.last_mut() {
+        Some(last) if folds_into(last, &message) => last.content.extend(message.content),
+        _ => messages.push(message),
+    }
+}
+
+/// What one request sent: its system prompts and its messages.
+#[derive(Debug, Default)]
+pub struct Request {
+    pub system: Vec<String>,
+    pub messages: Vec<Message>,
+}
+
+/// What one response carried: the reply, its stop reason and usage, and
+/// anything about it worth a note.
+#[derive(Debug)]
+pub struct Response {
+    pub message: Message,
+    pub stop_reason: Option<String>,
+    pub usage: Option<Usage>,
+    pub note: Option<String>,
+}
+
+/// The usage object of a response, under this API's two key names.
+pub fn usage(response: &Value, input: &str, output: &str) -> Option<Usage> {
+    response.get("usage").map(|u| Usage {
+        input_tokens: u.get(input).and_then(Value::as_u64).unwrap_or(0),
+        output_tokens: u.get(output).and_then(Value::as_u64).unwrap_or(0),
+    })
+}
+
+/// A request of the Messages or Chat shape: `system` (Anthropic) or system
+/// messages (OpenAI), then `messages`.
+pub fn messages_request(reader: &mut Reader, request: &Value) -> Request {
+    let mut read = Request::default();
+    read.system
+        .extend(system_text(reader, request.get("system")));
+    for m in request
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match reader.message(m) {
+            Read::Message(message) => push_folded(&mut read.messages, message),
+            Read::System(text) => read.system.push(text),
+            Read::Nothing => {}
+        }
+    }
+    read
 }
