@@ -31,6 +31,9 @@ pub fn turn_tools(stop_reason: &str, tools: usize) -> String {
 pub fn turn_continue(stop_reason: &str) -> String {
     format!("{stop_reason} → again")
 }
+pub fn turn_not_done(stop_reason: &str) -> String {
+    format!("{stop_reason} → not done yet")
+}
 pub fn turn_answer(stop_reason: &str) -> String {
     format!("{stop_reason} → answer")
 }

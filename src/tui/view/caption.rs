@@ -65,7 +65,6 @@ fn mistake_caption(app: &App) -> Option<String> {
 fn step_caption(app: &App) -> String {
     let step = app.step();
     let w = app.words();
-    let dialect = app.config().dialect;
     let short = |t: &str| one_line(t, 60);
     match &step.event {
         Event::Start => s::caption_start(step.messages),
@@ -80,7 +79,7 @@ fn step_caption(app: &App) -> String {
                 Verdict::Dispatch => s::caption_check_dispatch(w, &sr),
                 Verdict::Answer
                     if app.config().check == CheckPolicy::Lesson
-                        && dialect.stop_reason(stop_reason) != StopReason::EndTurn =>
+                        && !production_would_answer(app, stop_reason) =>
                 {
                     s::caption_check_lesson_answer(w, &sr)
                 }
@@ -111,11 +110,7 @@ fn step_caption(app: &App) -> String {
                     _ => None,
                 })
                 .unwrap_or_default();
-            let finished = matches!(
-                dialect.stop_reason(checked),
-                StopReason::EndTurn | StopReason::StopSequence
-            );
-            if app.config().check == CheckPolicy::Lesson && !finished {
+            if app.config().check == CheckPolicy::Lesson && !production_would_answer(app, checked) {
                 s::caption_lesson_returned(w, &short(checked), &short(text))
             } else {
                 s::caption_answer(
@@ -131,4 +126,16 @@ fn step_caption(app: &App) -> String {
         Event::RecordingEnded => s::caption_recording_ended(),
         Event::Rejected { rejection } => s::caption_rejected(w, &s::rejection(w, rejection)),
     }
+}
+
+/// Whether the production check would also have taken the reply being
+/// checked for the answer: a finished stop reason, and no tool request
+/// left pending in it.
+fn production_would_answer(app: &App, stop_reason: &str) -> bool {
+    let finished = matches!(
+        app.config().dialect.stop_reason(stop_reason),
+        StopReason::EndTurn | StopReason::StopSequence
+    );
+    let newest = app.trace().messages[..app.step().messages].last();
+    finished && newest.is_none_or(|m| m.tool_calls().next().is_none())
 }

@@ -209,8 +209,11 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
             let exit = in_turn()
                 .find(|s| s.event.phase().is_exit())
                 .map(|s| &s.event);
+            let pushed_back =
+                in_turn().any(|s| matches!(s.event, Event::GoalCheck { passed: false, .. }));
             let what = match (checked, exit) {
                 (_, Some(Event::BudgetExhausted { .. })) => s::turn_budget(),
+                (Some((stop, Verdict::Answer)), _) if pushed_back => s::turn_not_done(stop),
                 (Some((stop, Verdict::Dispatch)), _) => s::turn_tools(stop, tools),
                 (Some((stop, Verdict::Continue)), _) => s::turn_continue(stop),
                 (Some((stop, Verdict::Answer)), _) => s::turn_answer(stop),

@@ -20,7 +20,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let trace = app.trace();
     let step = app.step();
     let dialect = app.config().dialect;
-    let json = |label: String, value: Value| json_lines(label, value, app.expanded);
+    let stop_field = app.words().stop_field;
+    let json = |label: String, value: Value| json_lines(label, value, app.expanded, stop_field);
     match &step.event {
         Event::Start => json(
             s::WIRE_START.to_owned(),
@@ -135,18 +136,21 @@ fn fold_request(body: &mut Value, earlier: usize, tools: usize) {
     }
 }
 
-fn json_lines(label: String, mut value: Value, expanded: bool) -> Vec<Line<'static>> {
+fn json_lines(
+    label: String,
+    mut value: Value,
+    expanded: bool,
+    stop_field: &str,
+) -> Vec<Line<'static>> {
     if !expanded {
         shorten_strings(&mut value);
     }
     let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let key = format!("\"{stop_field}\":");
     let mut lines = vec![Line::styled(label, theme::TITLE)];
     lines.extend(text.lines().map(|line| {
         // The field the check reads is the point of the lesson: make it stand out.
-        let style = if ["\"stop_reason\"", "\"finish_reason\"", "\"status\""]
-            .iter()
-            .any(|field| line.contains(field))
-        {
+        let style = if line.trim_start().starts_with(&key) {
             theme::EDGE_TAKEN
         } else {
             theme::TEXT
