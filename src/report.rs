@@ -223,7 +223,7 @@ fn verification_label(v: &Verification) -> &'static str {
 /// The goal check for the text report: "verified" always with its evidence.
 fn verification_text(v: &Verification) -> String {
     match v {
-        Verification::Verified(evidence) => format!("verified ({})", evidence.join("; ")),
+        Verification::Verified(evidence) => format!("verified ({})", say::evidence_list(evidence)),
         other => verification_label(other).to_owned(),
     }
 }

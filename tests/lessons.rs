@@ -4,7 +4,7 @@
 use loopstep::engine::{
     CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, SAFETY_CAP, StopCause, Trace,
 };
-use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
+use loopstep::transcript::{BUILTIN_NAMES, Evidence, Transcript, Verification, builtin};
 
 fn run(name: &str) -> Transcript {
     builtin(name).unwrap().unwrap()
@@ -195,10 +195,7 @@ fn the_edge_cases_show_what_they_promise() {
     match aurora.verify(&aurora.replay(aurora.default_config())) {
         Verification::Verified(evidence) => assert_eq!(
             evidence,
-            [
-                "the answer matched the expected \"1974\"",
-                "3 model calls, as expected"
-            ]
+            [Evidence::Answer("1974".into()), Evidence::ModelCalls(3)]
         ),
         other => panic!("expected verified, got {other:?}"),
     }

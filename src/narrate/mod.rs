@@ -10,6 +10,7 @@ pub use steps::{cause, outcome_line, rejection, result_line, step_line};
 
 use crate::dialect::Words;
 use crate::engine::{CheckPolicy, Mistake, Rounds};
+use crate::transcript::Evidence;
 
 pub const APP_NAME: &str = "loopstep";
 pub const QUESTION: &str = "question";
@@ -158,7 +159,6 @@ pub fn outcome_stopped(w: &Words, stop_reason: &str) -> String {
 pub const OUTCOME_STOPPED: &str = "halted";
 pub const OUTCOME_RECORDING_ENDED: &str = "recording ended";
 pub const OUTCOME_REJECTED: &str = "rejected by the API";
-pub const VERIFIED: &str = "verified";
 pub const MISTAKE_NOT_SHOWN: &str = "mistake not shown";
 pub const NOT_VERIFIED: &str = "NOT verified";
 
@@ -285,8 +285,31 @@ pub fn detail_no_turn_left(next_call: usize, max_turns: u32) -> String {
 pub const DETAIL_NONE_MEANS: &str = "The facts may already be in messages, but the model never got \
      the call that would use them. A caller must treat None as \"no answer within budget\", \
      never as an answer.";
-pub fn detail_goal_verified(evidence: &str) -> String {
-    format!("goal check: verified, {evidence}")
+pub fn detail_goal_verified(evidence: &[Evidence]) -> String {
+    format!("goal check: verified, {}", evidence_list(evidence))
+}
+
+/// The checks a verified answer passed, in full: "verified" never stands alone.
+pub fn evidence_list(evidence: &[Evidence]) -> String {
+    let one = |e: &Evidence| match e {
+        Evidence::Answer(answer) => format!("the answer matched the expected {answer:?}"),
+        Evidence::ModelCalls(n) => format!("{n} model call{}, as expected", plural(*n)),
+        Evidence::NoToolErrors => "no tool reported an error".to_owned(),
+        Evidence::GoalCheck(tool) => format!("the harness's goal check saw `{tool}` succeed"),
+    };
+    evidence.iter().map(one).collect::<Vec<_>>().join("; ")
+}
+
+/// The same, in a few words for the outcome line: "verified: answer, calls".
+pub fn verified_short(evidence: &[Evidence]) -> String {
+    let one = |e: &Evidence| match e {
+        Evidence::Answer(_) => "answer",
+        Evidence::ModelCalls(_) => "calls",
+        Evidence::NoToolErrors => "no errors",
+        Evidence::GoalCheck(_) => "goal",
+    };
+    let names: Vec<&str> = evidence.iter().map(one).collect();
+    format!("verified: {}", names.join(", "))
 }
 pub fn detail_goal_missed(misses: &str) -> String {
     format!("goal check failed: {misses}")

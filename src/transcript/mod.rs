@@ -224,13 +224,27 @@ fn read_file(path: &Path) -> Result<String, LoadError> {
     })
 }
 
+/// One check a verified answer passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The answer matched the expected one.
+    Answer(String),
+    /// The run took the expected number of model calls.
+    ModelCalls(usize),
+    /// No tool reported an error.
+    NoToolErrors,
+    /// The harness's own goal check saw this tool succeed.
+    GoalCheck(String),
+}
+
 /// The goal check: did the answer match what the transcript expects?
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verification {
     /// The transcript states no expectation, or the run gave no answer.
     NotChecked,
     /// Verified, with the evidence: each check that was run and passed.
-    Verified(Vec<String>),
+    Verified(Vec<Evidence>),
     /// Answered, but not what was expected; each entry says how.
     NotVerified(Vec<String>),
 }
@@ -337,15 +351,14 @@ impl Transcript {
         let mut evidence = Vec::new();
         if let Some(wanted) = &expect.answer {
             if answer.trim() == wanted.trim() {
-                evidence.push(format!("the answer matched the expected {wanted:?}"));
+                evidence.push(Evidence::Answer(wanted.clone()));
             } else {
                 misses.push(format!("expected the answer {wanted:?}, got {answer:?}"));
             }
         }
         if let Some(wanted) = expect.model_calls {
             if trace.model_calls() == wanted {
-                let calls = if wanted == 1 { "call" } else { "calls" };
-                evidence.push(format!("{wanted} model {calls}, as expected"));
+                evidence.push(Evidence::ModelCalls(wanted));
             } else {
                 misses.push(format!(
                     "expected {wanted} model calls, took {}",
@@ -368,14 +381,11 @@ impl Transcript {
                 }
             }
             if misses.len() == before {
-                evidence.push("no tool reported an error".to_owned());
+                evidence.push(Evidence::NoToolErrors);
             }
         }
         if let Some(goal) = &self.goal {
-            evidence.push(format!(
-                "the harness's goal check saw `{}` succeed",
-                goal.tool_succeeded
-            ));
+            evidence.push(Evidence::GoalCheck(goal.tool_succeeded.clone()));
         }
         if misses.is_empty() && !evidence.is_empty() {
             Verification::Verified(evidence)

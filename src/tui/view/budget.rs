@@ -101,8 +101,18 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
             format!(" · {}", s::MISTAKE_NOT_SHOWN),
             theme::LABEL,
         )),
-        Verification::Verified(_) => {
-            Some(Span::styled(format!(" · {}", s::VERIFIED), theme::LABEL))
+        Verification::Verified(evidence) => {
+            // Name every check when the answer still fits whole beside them,
+            // else the first: "verified" never stands alone.
+            let answer = trace.result().map_or(0, |a| a.chars().count() + 2);
+            let all = format!(" · {}", s::verified_short(&evidence));
+            let fits = label.chars().count() + answer + all.chars().count() <= room;
+            let shown = if fits {
+                all
+            } else {
+                format!(" · {}", s::verified_short(&evidence[..1]))
+            };
+            Some(Span::styled(shown, theme::LABEL))
         }
         Verification::NotVerified(_) => Some(Span::styled(
             format!(" · {}", s::NOT_VERIFIED),

@@ -265,7 +265,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             ));
             match app.transcript().verify(trace) {
                 Verification::Verified(evidence) => lines.push(Line::styled(
-                    s::detail_goal_verified(&evidence.join("; ")),
+                    s::detail_goal_verified(&evidence),
                     theme::ANSWER,
                 )),
                 Verification::NotVerified(misses) => lines.push(Line::styled(
