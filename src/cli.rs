@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::engine::{CheckPolicy, Config, Mistake, Trace};
+use crate::narrate::Lang;
 use crate::report;
 use crate::transcript::{
     BUILTIN_NAMES, Format as SourceFormat, LoadError, Transcript, builtin, open,
@@ -52,6 +53,29 @@ Exit codes:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The language of the screen and the reports: zh (中文) or en
+    /// [default: from LC_ALL, LC_MESSAGES, LANG; zh* is Chinese].
+    #[arg(long, global = true, value_enum, value_name = "LANG")]
+    pub lang: Option<LangArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// 中文
+    Zh,
+    /// English
+    En,
+}
+
+impl Cli {
+    /// The language asked for, else the environment's.
+    pub fn lang(&self) -> Lang {
+        match self.lang {
+            Some(LangArg::Zh) => Lang::Zh,
+            Some(LangArg::En) => Lang::En,
+            None => Lang::from_env(|name| std::env::var(name).ok()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -202,8 +226,9 @@ impl LoopFlags {
         }
     }
 
-    fn settings(&self) -> tui::Settings {
+    fn settings(&self, lang: Lang) -> tui::Settings {
         tui::Settings {
+            lang,
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -216,7 +241,13 @@ impl LoopFlags {
 /// `loopstep paris` and `loopstep --max-turns 2` mean `loopstep play …`:
 /// a run name, a file or a loop flag where a command would be.
 pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
-    let Some(first) = args.get(1).and_then(|a| a.to_str()) else {
+    // `--lang zh` may come first; what follows it decides.
+    let at = match args.get(1).and_then(|a| a.to_str()) {
+        Some("--lang") => 3,
+        Some(a) if a.starts_with("--lang=") => 2,
+        _ => 1,
+    };
+    let Some(first) = args.get(at).and_then(|a| a.to_str()) else {
         return args;
     };
     let flag = first.split('=').next().unwrap_or(first);
@@ -228,7 +259,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
         !is_command && (builtin(first).is_some() || Path::new(first).exists())
     };
     if implies_play {
-        args.insert(1, "play".into());
+        args.insert(at, "play".into());
     }
     args
 }
@@ -266,7 +297,7 @@ fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
 }
 
 /// Runs a command. Errors carry their exit code.
-pub fn execute(command: Command) -> Result<ExitCode, Failure> {
+pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
     match command {
         Command::Play {
             run,
@@ -274,7 +305,7 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
             from,
         } => {
             let (runs, index) = screen_runs(&run, from)?;
-            let app = tui::App::new(runs, index, loop_flags.settings());
+            let app = tui::App::new(runs, index, loop_flags.settings(lang));
             tui::play(app)?;
         }
         Command::Run {
@@ -290,7 +321,7 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
                 .map(|t| t.replay(loop_flags.config(t)))
                 .collect();
             match format {
-                Format::Text => emit(&report::text(&source, &traces))?,
+                Format::Text => emit(&report::text(&source, &traces, lang))?,
                 Format::Json => emit(&(pretty(&report::json(&source, &traces))? + "\n"))?,
             }
         }
@@ -304,7 +335,7 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
         }
         Command::Validate { path, from } => {
             let source = open(&path, from.map(FromFormat::format))?;
-            emit(&report::summary(&path, &source))?;
+            emit(&report::summary(&path, &source, lang))?;
         }
         Command::Import { file, output, from } => {
             let source = open(&file, from.map(FromFormat::format))?;
@@ -318,7 +349,7 @@ pub fn execute(command: Command) -> Result<ExitCode, Failure> {
                 Some(path) => {
                     std::fs::write(path, text)
                         .with_context(|| format!("could not write {}", path.display()))?;
-                    eprint!("{}", report::summary(&file, &source));
+                    eprint!("{}", report::summary(&file, &source, lang));
                     eprintln!("wrote {}", path.display());
                 }
                 None => emit(&text)?,
@@ -410,5 +441,13 @@ mod tests {
         // Not a run or file: left for clap to explain (and suggest `list`).
         assert_eq!(implied(&["loopstep", "lst"]), ["loopstep", "lst"]);
         assert_eq!(implied(&["loopstep"]), ["loopstep"]);
+        assert_eq!(
+            implied(&["loopstep", "--lang", "zh", "paris"]),
+            ["loopstep", "--lang", "zh", "play", "paris"]
+        );
+        assert_eq!(
+            implied(&["loopstep", "--lang=en", "--max-turns", "2"]),
+            ["loopstep", "--lang=en", "play", "--max-turns", "2"]
+        );
     }
 }

@@ -6,42 +6,44 @@
 use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
-use crate::engine::{Budget, Outcome, Trace};
-use crate::narrate::{self as say, plural};
+use crate::engine::{Outcome, Trace};
+use crate::narrate::{Lang, Say};
 use crate::text::one_line;
 use crate::transcript::{Source, Transcript, Verification};
 
-/// How long a tool input or output may get on one line of the text report.
+/// How long a title or a note may get on one line of the text report.
 const PREVIEW_CHARS: usize = 72;
 
-/// Every run of a source, one after the other, then totals if there are several.
-pub fn text(source: &Source, traces: &[Trace]) -> String {
-    let mut out = String::new();
+/// Every run of a source, one after the other, then totals if there are
+/// several; in `lang`, each run in its own API's words.
+pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
+    let mut lines = Vec::new();
+    let say = |t: &Trace| Say::new(lang, t.config.dialect);
+    let plain = Say::new(lang, Dialect::default());
     for note in &source.notes {
-        out.push_str(&format!("note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
+        lines.push(plain.note_line(&one_line(note, PREVIEW_CHARS * 3)));
     }
     let count = source.runs.len();
     for (n, (transcript, trace)) in source.runs.iter().zip(traces).enumerate() {
         if count > 1 {
-            out.push_str(&format!(
-                "── run {} of {count}: {} ──\n",
-                n + 1,
-                one_line(&transcript.title, PREVIEW_CHARS)
-            ));
+            let title = one_line(&transcript.title, PREVIEW_CHARS);
+            lines.push(plain.run_divider(n + 1, count, &title));
         }
-        out.push_str(&run_text(transcript, trace));
+        lines.extend(run_text(say(trace), transcript, trace));
         if count > 1 {
-            out.push('\n');
+            lines.push(String::new());
         }
     }
     if count > 1 {
         let totals = Totals::of(traces);
-        out.push_str(&format!(
-            "totals: {count} runs · model calls: {} · tool calls: {} · answered: {}\n",
-            totals.model_calls, totals.tool_calls, totals.answered
+        lines.push(plain.totals(
+            count,
+            totals.model_calls,
+            totals.tool_calls,
+            totals.answered,
         ));
     }
-    out
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// One object for a single run; `{"runs": [...], "totals": ...}` for several.
@@ -74,36 +76,29 @@ pub fn json(source: &Source, traces: &[Trace]) -> Value {
 }
 
 /// What `validate` prints: the format, each run, and every note.
-pub fn summary(path: &str, source: &Source) -> String {
-    let mut out = format!(
-        "{}: valid {}, {} run{}\n",
-        one_line(path, PREVIEW_CHARS),
-        source.kind,
+pub fn summary(path: &str, source: &Source, lang: Lang) -> String {
+    let say = Say::new(lang, Dialect::default());
+    let note = |n: &String| say.note_line(&one_line(n, PREVIEW_CHARS * 3));
+    let mut lines = vec![say.valid_file(
+        &one_line(path, PREVIEW_CHARS),
+        &source.kind,
         source.runs.len(),
-        plural(source.runs.len())
-    );
+    )];
     for t in &source.runs {
-        out.push_str(&format!(
-            "  {}: {} repl{}, {} tool{}, max_turns {} · {}\n",
-            one_line(&t.id, 40),
-            t.replies.len(),
-            if t.replies.len() == 1 { "y" } else { "ies" },
-            t.tools.len(),
-            plural(t.tools.len()),
-            t.max_turns,
-            one_line(&t.title, PREVIEW_CHARS),
+        lines.push(format!(
+            "  {}",
+            say.valid_run(
+                &one_line(&t.id, 40),
+                t.replies.len(),
+                t.tools.len(),
+                t.max_turns.get(),
+                &one_line(&t.title, PREVIEW_CHARS),
+            )
         ));
-        for note in &t.notes {
-            out.push_str(&format!(
-                "    note: {}\n",
-                one_line(note, PREVIEW_CHARS * 3)
-            ));
-        }
+        lines.extend(t.notes.iter().map(|n| format!("    {}", note(n))));
     }
-    for note in &source.notes {
-        out.push_str(&format!("  note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
-    }
-    out
+    lines.extend(source.notes.iter().map(|n| format!("  {}", note(n))));
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 struct Totals {
@@ -122,51 +117,52 @@ impl Totals {
     }
 }
 
-fn run_text(transcript: &Transcript, trace: &Trace) -> String {
+fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
     let config = &trace.config;
-    let words = config.dialect.words();
-    let mistake = config
-        .mistake
-        .map(|m| format!(" · MISTAKE: {}", m.name()))
-        .unwrap_or_default();
-    let budget = match config.policy().budget {
-        Budget::MaxTurns => format!("max_turns {}", config.max_turns),
-        Budget::SafetyCap => format!("no max_turns (safety cap {})", crate::engine::SAFETY_CAP),
-    };
-    let mut out = format!(
-        "{} · {} · {budget} · {} check{mistake}\nquestion: {}\n",
-        one_line(&transcript.id, PREVIEW_CHARS),
-        words.api,
-        policy_name(trace),
-        one_line(&transcript.question, PREVIEW_CHARS * 2),
-    );
+    let mut lines = vec![
+        say.run_header(
+            &one_line(&transcript.id, PREVIEW_CHARS),
+            config.policy().budget,
+            config.max_turns.get(),
+            config.check,
+            config.mistake,
+        ),
+        say.question_line(&one_line(&transcript.question, PREVIEW_CHARS * 2)),
+    ];
     for note in &transcript.notes {
-        out.push_str(&format!("note: {}\n", one_line(note, PREVIEW_CHARS * 3)));
+        lines.push(say.note_line(&one_line(note, PREVIEW_CHARS * 3)));
     }
     for step in &trace.steps {
-        out.push_str(&format!(
-            "turn {:<2} {:<16} {}\n",
-            step.turn,
-            step.event.phase().as_str(),
-            say::step_line(words, config.policy(), step)
+        // Columns by display width: a Chinese character takes two.
+        let turn = pad(&say.turn_label(step.turn), 8);
+        let phase = pad(say.phase(step.event.phase()), 16);
+        lines.push(format!(
+            "{turn}{phase} {}",
+            say.step_line(config.policy(), step)
         ));
     }
     if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {
-        out.push_str(&format!(
-            "note: {}\n",
-            say::mistake_not_shown(words, mistake)
-        ));
+        lines.push(say.note_line(&say.mistake_not_shown(mistake)));
     }
-    out.push_str(&format!(
-        "model calls: {} · tool calls: {} · outcome: {} · goal check: {}\n",
+    let goal = match transcript.verify(trace) {
+        Verification::Verified(evidence) => say.goal_verified(&say.evidence_list(&evidence)),
+        Verification::NotVerified(_) => say.goal_not_verified().to_owned(),
+        Verification::NotChecked => say.goal_not_checked().to_owned(),
+    };
+    lines.push(say.run_summary(
         trace.model_calls(),
         trace.tool_calls(),
-        say::outcome_line(trace.outcome()),
-        verification_text(&transcript.verify(trace)),
+        say.outcome_name(trace.outcome()),
+        &goal,
     ));
-    out.push_str(&say::result_line(trace.outcome()));
-    out.push('\n');
-    out
+    lines.push(say.result_line(trace.outcome()));
+    lines
+}
+
+/// `text` and spaces up to `columns` display columns.
+fn pad(text: &str, columns: usize) -> String {
+    let room = columns.saturating_sub(crate::text::width(text));
+    format!("{text}{}", " ".repeat(room))
 }
 
 fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
@@ -205,26 +201,11 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     report
 }
 
-fn policy_name(trace: &Trace) -> &'static str {
-    match trace.config.check {
-        crate::engine::CheckPolicy::Lesson => "lesson",
-        crate::engine::CheckPolicy::Production => "production",
-    }
-}
-
 fn verification_label(v: &Verification) -> &'static str {
     match v {
         Verification::NotChecked => "not_checked",
         Verification::Verified(_) => "verified",
         Verification::NotVerified(_) => "not_verified",
-    }
-}
-
-/// The goal check for the text report: "verified" always with its evidence.
-fn verification_text(v: &Verification) -> String {
-    match v {
-        Verification::Verified(evidence) => format!("verified ({})", say::evidence_list(evidence)),
-        other => verification_label(other).to_owned(),
     }
 }
 

@@ -1,6 +1,10 @@
 //! Text from a transcript is untrusted: it may hold escape sequences that
 //! would move the cursor, recolour or clear the screen. Everything shown to a
-//! terminal goes through here first.
+//! terminal goes through here first. Lengths here are display widths: a
+//! Chinese character takes two columns, an emoji family one cluster.
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 /// Replaces control characters with visible stand-ins (`␛` for ESC, `␇` for
 /// BEL, ...), and drops bidirectional overrides that could reorder a line.
@@ -9,17 +13,44 @@ pub fn sanitize(text: &str) -> String {
     text.chars().filter_map(visible).collect()
 }
 
+/// The columns `text` takes on a terminal.
+pub fn width(text: &str) -> usize {
+    text.width()
+}
+
 /// A single-line preview: newlines shown as `⏎`, tabs as spaces, cut to
-/// `max_chars` characters with a trailing `…`.
-pub fn one_line(text: &str, max_chars: usize) -> String {
-    let mut chars = text.chars().filter_map(visible).map(|c| match c {
-        '\n' => '⏎',
-        '\t' => ' ',
-        other => other,
-    });
-    let mut out: String = chars.by_ref().take(max_chars).collect();
-    if chars.next().is_some() {
-        out.pop();
+/// `max_width` columns with a trailing `…`, never inside a character or an
+/// emoji sequence.
+pub fn one_line(text: &str, max_width: usize) -> String {
+    let line: String = text
+        .chars()
+        .filter_map(visible)
+        .map(|c| match c {
+            '\n' => '⏎',
+            '\t' => ' ',
+            other => other,
+        })
+        .collect();
+    fit(&line, max_width)
+}
+
+/// `line` cut to `max_width` columns, with `…` standing for what is cut.
+pub fn fit(line: &str, max_width: usize) -> String {
+    if line.width() <= max_width {
+        return line.to_owned();
+    }
+    let room = max_width.saturating_sub(1);
+    let mut out = String::new();
+    let mut used = 0;
+    for cluster in line.graphemes(true) {
+        let w = cluster.width();
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push_str(cluster);
+    }
+    if max_width > 0 {
         out.push('…');
     }
     out
@@ -54,6 +85,18 @@ mod tests {
         assert_eq!(one_line("a\nb\tc", 10), "a⏎b c");
         assert_eq!(one_line("abcdefghij", 5), "abcd…");
         assert_eq!(one_line("abcde", 5), "abcde");
-        assert_eq!(one_line("日本語のテキスト", 4), "日本語…");
+        assert_eq!(one_line("日本語のテキスト", 7), "日本語…");
+    }
+
+    #[test]
+    fn cuts_fall_between_characters_and_keep_their_marker() {
+        // Each CJK character is two columns: 5 columns hold two and the "…".
+        assert_eq!(one_line("导演出生于哪一年", 5), "导演…");
+        assert_eq!(width(&one_line("导演出生于哪一年", 6)), 5);
+        // An emoji family is one cluster of two columns: never split.
+        let family = "👨\u{200d}👩\u{200d}👧 family";
+        assert_eq!(one_line(family, 3), "👨\u{200d}👩\u{200d}👧…");
+        assert_eq!(one_line(family, 2), "…");
+        assert_eq!(one_line("abc", 0), "");
     }
 }

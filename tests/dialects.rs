@@ -5,6 +5,7 @@
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{CheckPolicy, Config, Trace};
+use loopstep::narrate::Lang;
 use loopstep::report;
 use loopstep::transcript::{Source, open};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
@@ -51,9 +52,14 @@ fn fixture(name: &str) -> String {
 fn screens(source: &Source) -> Vec<String> {
     let mut shown = Vec::new();
     for (index, _) in source.runs.iter().enumerate() {
-        for check in [CheckPolicy::Production, CheckPolicy::Lesson] {
+        for (check, lang) in [
+            (CheckPolicy::Production, Lang::En),
+            (CheckPolicy::Lesson, Lang::En),
+            (CheckPolicy::Production, Lang::Zh),
+        ] {
             let settings = Settings {
                 check,
+                lang,
                 ..Settings::default()
             };
             let mut app = App::new(source.runs.clone(), index, settings);
@@ -96,7 +102,8 @@ fn run_outputs(source: &Source) -> Vec<String> {
                 })
                 .collect();
             [
-                report::text(source, &traces),
+                report::text(source, &traces, Lang::En),
+                report::text(source, &traces, Lang::Zh),
                 report::json(source, &traces).to_string(),
             ]
         })

@@ -2,7 +2,9 @@
 //! into a `TestBackend`: snapshots at 80×24 and 120×40, styles, navigation.
 
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
+use loopstep::narrate::{Lang, Say};
 use loopstep::transcript::{BUILTIN_NAMES, Transcript, builtin};
 use loopstep::tui::view::{BudgetState, budget_gauge};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
@@ -159,7 +161,8 @@ fn the_gauge_is_coloured_by_what_is_left() {
     ];
     for (state, used, max, colour, label) in cases {
         let mut buffer = Buffer::empty(area);
-        budget_gauge(used, max, state).render(area, &mut buffer);
+        let say = Say::new(Lang::En, Dialect::AnthropicMessages);
+        budget_gauge(say, used, max, state).render(area, &mut buffer);
         // The first cell is in the filled part; the last in the empty part.
         assert_eq!(buffer[(0, 0)].fg, colour, "{state:?} filled");
         if used < max as usize {

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::{Message, Rejection, Reply, StopReason, ToolDef};
+use crate::narrate::Tr;
 
 /// The API a run was recorded with, or is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -37,6 +38,8 @@ pub struct Words {
     pub api: &'static str,
     /// The field the check reads: `stop_reason`, `finish_reason`, `status`.
     pub stop_field: &'static str,
+    /// What the lessons call that field in Chinese: 停止原因, 结束原因, 状态.
+    pub stop_field_zh: &'static str,
     /// How a reply's tool request is called: `tool_use` block, ...
     pub tool_request: &'static str,
     /// How a tool result is called when it goes back.
@@ -46,9 +49,9 @@ pub struct Words {
     /// The field of a result that names the call it answers.
     pub result_id: &'static str,
     /// How one turn's results travel back, as a noun phrase.
-    pub results_message: &'static str,
+    pub results_message: Tr,
     /// How a result says it failed.
-    pub error_flag: &'static str,
+    pub error_flag: Tr,
     /// The key loopstep's JSON output gives that flag.
     pub error_key: &'static str,
     /// The stop reason that asks for tools, and the one that answers.

@@ -13,16 +13,24 @@ use serde_json::{Value, json};
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
 use crate::engine::{Block, Message, Reply, Role, StopReason, ToolDef};
+use crate::narrate::Tr;
 
 pub const WORDS: Words = Words {
     api: "OpenAI Responses",
     stop_field: "status",
+    stop_field_zh: "状态",
     tool_request: "function_call",
     tool_result: "function_call_output",
     result_kind: "function_call_output",
     result_id: "call_id",
-    results_message: "one function_call_output item per call",
-    error_flag: "the text of the output",
+    results_message: Tr {
+        en: "one function_call_output item per call",
+        zh: "每个调用一个 function_call_output 项",
+    },
+    error_flag: Tr {
+        en: "the text of the output",
+        zh: "输出文本",
+    },
     error_key: "error",
     tool_stop: "function_call",
     answer_stop: "completed",

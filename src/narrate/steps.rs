@@ -1,224 +1,339 @@
-//! Steps, stops and rejections in words, in the run's dialect: the lines of
-//! `loopstep run` and the explanations the screen shows.
+//! Steps, stops and rejections in words: the lines of `loopstep run` and
+//! `validate`, and the explanations the screen shows.
 
-use crate::dialect::Words;
+use super::{Lang, Say, plural};
 use crate::engine::{
     Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, Verdict,
 };
 use crate::text::one_line;
 
-use super::plural;
-
 /// How long a tool input or output may get on one line of the text report.
 const PREVIEW_CHARS: usize = 72;
 
-/// Why the loop halted, as a clause: "the reply was cut off ...".
-pub fn cause(w: &Words, cause: &StopCause) -> String {
-    match cause {
-        StopCause::ToolStopWithoutCalls => format!(
-            "{} `{}` asks for tools, but the reply holds no tool request ({})",
-            w.stop_field, w.tool_stop, w.tool_request
-        ),
-        StopCause::CallsWithoutToolStop => format!(
-            "the reply asks for a tool ({}) but its {} is not `{}`: the request is left pending, \
-             so the loop neither runs it nor returns the reply as the answer",
-            w.tool_request, w.stop_field, w.tool_stop
-        ),
-        StopCause::TruncatedCall => format!(
-            "the reply was cut off at the token limit inside a tool request ({}), which may be \
-             incomplete, so it is not run",
-            w.tool_request
-        ),
-        StopCause::Truncated => "the reply was cut off at the token limit".to_owned(),
-        StopCause::ContextWindowExceeded => {
-            "the reply filled the model's context window and is cut short".to_owned()
-        }
-        StopCause::Refusal => "the model declined to answer".to_owned(),
-        StopCause::ContentFilter => "the provider's content filter withheld the reply".to_owned(),
-        StopCause::OutOfCapacity => {
-            "the provider ran out of capacity before the reply was complete".to_owned()
-        }
-        StopCause::UnknownStopReason => format!("a {} that {} does not have", w.stop_field, w.api),
-        StopCause::SafetyCap { calls } => format!(
-            "the loop has no max_turns, so only the engine's safety cap of {calls} calls \
-             stopped it; a model that keeps asking for tools would keep it running forever"
-        ),
-        StopCause::ToolErrorRaised { name, error } => format!(
-            "`{}` failed and the harness raised the error to its caller instead of showing \
-             it to the model: {}",
-            one_line(name, PREVIEW_CHARS),
-            one_line(error, PREVIEW_CHARS * 2)
-        ),
-    }
-}
-
-/// What a rejected request broke, in the API's own terms.
-pub fn rejection(w: &Words, rejection: &Rejection) -> String {
-    let at = rejection.message_index;
-    let ids = rejection
-        .ids
-        .iter()
-        .map(|id| one_line(id, 40))
-        .collect::<Vec<_>>()
-        .join(", ");
-    match rejection.rule {
-        RequestRule::NoMessages => "the request holds no message".to_owned(),
-        RequestRule::EmptyContent => format!("messages[{at}] has no content"),
-        RequestRule::ResultsNotFirst => format!(
-            "in messages[{at}] text comes before a {}; results must come first",
-            w.tool_result
-        ),
-        RequestRule::UnansweredCalls => format!(
-            "the {} in messages[{at}] ({ids}) has no {} right after it",
-            w.tool_request, w.tool_result
-        ),
-        RequestRule::ResultsWithoutCall => format!(
-            "the {} in messages[{at}] ({ids}) answers no {} of the message before it",
-            w.tool_result, w.tool_request
-        ),
-        RequestRule::AnsweredTwice => {
-            format!("messages[{at}] answers the same call twice ({ids})")
-        }
-        RequestRule::DuplicateCallIds => {
-            format!("messages[{at}] reuses a tool-call id ({ids})")
-        }
-    }
-}
-
-/// One step of `run`'s text output; `policy` says how the loop appends.
-pub fn step_line(w: &Words, policy: Policy, step: &Step) -> String {
-    match &step.event {
-        Event::Start => format!(
-            "messages holds {} message{}; nothing is sent yet",
-            step.messages,
-            plural(step.messages)
-        ),
-        Event::Call {
-            request,
-            stop_reason,
-            stop_reason_inferred,
-            ..
-        } => format!(
-            "request #{}: {} message{}, {} chars → reply with {} {}{}",
-            request.number,
-            request.messages,
-            plural(request.messages),
-            request.chars,
-            w.stop_field,
-            one_line(stop_reason, PREVIEW_CHARS),
-            if *stop_reason_inferred {
-                " (inferred)"
-            } else {
-                ""
+impl Say {
+    /// Why the loop halted, as a clause: "the reply was cut off ...".
+    pub fn cause(self, cause: &StopCause) -> String {
+        let w = self.w;
+        let field = self.stop_field();
+        let (tool_stop, request) = (w.tool_stop, w.tool_request);
+        match (self.lang, cause) {
+            (Lang::En, StopCause::ToolStopWithoutCalls) => format!(
+                "{field} `{tool_stop}` asks for tools, but the reply holds no tool request ({request})"
+            ),
+            (Lang::En, StopCause::CallsWithoutToolStop) => format!(
+                "the reply asks for a tool ({request}) but its {field} is not `{tool_stop}`: the \
+                 request is left pending, so the loop neither runs it nor returns the reply as \
+                 the answer"
+            ),
+            (Lang::En, StopCause::TruncatedCall) => format!(
+                "the reply was cut off at the token limit inside a tool request ({request}), \
+                 which may be incomplete, so it is not run"
+            ),
+            (Lang::En, StopCause::Truncated) => {
+                "the reply was cut off at the token limit".to_owned()
             }
-        ),
-        Event::Check {
-            stop_reason,
-            verdict,
-        } => {
-            let branch = match verdict {
-                Verdict::Dispatch => "dispatch the tool requests".to_owned(),
-                Verdict::Answer => "return the text as the answer".to_owned(),
-                Verdict::Continue => "paused: send the conversation back".to_owned(),
-                Verdict::Stop(why) => format!("halt: {}", cause(w, why)),
-            };
-            format!(
-                "{} {} → {branch}",
-                w.stop_field,
-                one_line(stop_reason, PREVIEW_CHARS)
-            )
+            (Lang::En, StopCause::ContextWindowExceeded) => {
+                "the reply filled the model's context window and is cut short".to_owned()
+            }
+            (Lang::En, StopCause::Refusal) => "the model declined to answer".to_owned(),
+            (Lang::En, StopCause::ContentFilter) => {
+                "the provider's content filter withheld the reply".to_owned()
+            }
+            (Lang::En, StopCause::OutOfCapacity) => {
+                "the provider ran out of capacity before the reply was complete".to_owned()
+            }
+            (Lang::En, StopCause::UnknownStopReason) => {
+                format!("a {field} that {} does not have", w.api)
+            }
+            (Lang::En, StopCause::SafetyCap { calls }) => format!(
+                "the loop has no max_turns, so only the engine's safety cap of {calls} calls \
+                 stopped it; a model that keeps asking for tools would keep it running forever"
+            ),
+            (Lang::En, StopCause::ToolErrorRaised { name, error }) => format!(
+                "`{}` failed and the harness raised the error to its caller instead of showing \
+                 it to the model: {}",
+                one_line(name, PREVIEW_CHARS),
+                one_line(error, PREVIEW_CHARS * 2)
+            ),
+            (Lang::Zh, StopCause::ToolStopWithoutCalls) => {
+                format!("{field} 为 {tool_stop}，表示要调用工具，但回复里没有工具请求（{request}）")
+            }
+            (Lang::Zh, StopCause::CallsWithoutToolStop) => format!(
+                "回复里有工具请求（{request}），但 {field} 不是 {tool_stop}：这个请求悬而未决，\
+                 循环既不运行它，也不把回复当作回答返回"
+            ),
+            (Lang::Zh, StopCause::TruncatedCall) => format!(
+                "回复在工具请求（{request}）中间被 token 上限截断，请求可能不完整，所以不运行"
+            ),
+            (Lang::Zh, StopCause::Truncated) => "回复被 token 上限截断".to_owned(),
+            (Lang::Zh, StopCause::ContextWindowExceeded) => {
+                "回复占满了模型的上下文窗口，被截断".to_owned()
+            }
+            (Lang::Zh, StopCause::Refusal) => "模型拒绝回答".to_owned(),
+            (Lang::Zh, StopCause::ContentFilter) => "服务商的内容过滤拦下了回复".to_owned(),
+            (Lang::Zh, StopCause::OutOfCapacity) => "服务商在回复完成前资源不足".to_owned(),
+            (Lang::Zh, StopCause::UnknownStopReason) => {
+                format!("{} 没有这种 {field}", w.api)
+            }
+            (Lang::Zh, StopCause::SafetyCap { calls }) => format!(
+                "循环没有 max_turns，只有引擎 {calls} 次调用的安全上限让它停下；\
+                 一个不停请求工具的模型会让它永远跑下去"
+            ),
+            (Lang::Zh, StopCause::ToolErrorRaised { name, error }) => format!(
+                "{} 失败了，运行框架把错误抛给了调用方，而不是交给模型：{}",
+                one_line(name, PREVIEW_CHARS),
+                one_line(error, PREVIEW_CHARS * 2)
+            ),
         }
-        Event::Dispatch {
-            name,
-            input,
-            output,
-            ..
-        } => format!(
-            "{} {} → {}\"{}\"",
-            one_line(name, PREVIEW_CHARS),
-            one_line(&input.to_string(), PREVIEW_CHARS),
-            if output.is_error { "error " } else { "" },
-            one_line(&output.content, PREVIEW_CHARS)
-        ),
-        Event::Append { results, appended } => match appended {
-            0 => format!(
-                "{results} result{} dropped: nothing appended → {} messages",
-                plural(*results),
-                step.messages
+    }
+
+    /// What a rejected request broke, in the API's own terms.
+    pub fn rejection(self, rejection: &Rejection) -> String {
+        let at = rejection.message_index;
+        let ids: Vec<String> = rejection.ids.iter().map(|id| one_line(id, 40)).collect();
+        let ids = ids.join(", ");
+        let (request, result) = (self.w.tool_request, self.w.tool_result);
+        match (self.lang, rejection.rule) {
+            (Lang::En, RequestRule::NoMessages) => "the request holds no message".to_owned(),
+            (Lang::En, RequestRule::EmptyContent) => format!("messages[{at}] has no content"),
+            (Lang::En, RequestRule::ResultsNotFirst) => {
+                format!("in messages[{at}] text comes before a {result}; results must come first")
+            }
+            (Lang::En, RequestRule::UnansweredCalls) => {
+                format!("the {request} in messages[{at}] ({ids}) has no {result} right after it")
+            }
+            (Lang::En, RequestRule::ResultsWithoutCall) => format!(
+                "the {result} in messages[{at}] ({ids}) answers no {request} of the message before it"
             ),
-            _ if policy.reply == SaveReply::AfterResults => format!(
-                "{results} result{}, then the model's own request after them → {} messages",
-                plural(*results),
-                step.messages
-            ),
-            n if *n > 1 && w.results_together => format!(
-                "{results} results as {n} separate user messages → {} messages",
-                step.messages
-            ),
-            _ => format!(
-                "{results} result{} as {} → {} messages",
-                plural(*results),
-                w.results_message,
-                step.messages
-            ),
-        },
-        Event::GoalCheck { tool, passed: true } => {
-            format!(
+            (Lang::En, RequestRule::AnsweredTwice) => {
+                format!("messages[{at}] answers the same call twice ({ids})")
+            }
+            (Lang::En, RequestRule::DuplicateCallIds) => {
+                format!("messages[{at}] reuses a tool-call id ({ids})")
+            }
+            (Lang::Zh, RequestRule::NoMessages) => "请求里没有任何消息".to_owned(),
+            (Lang::Zh, RequestRule::EmptyContent) => format!("messages[{at}] 没有内容"),
+            (Lang::Zh, RequestRule::ResultsNotFirst) => {
+                format!("messages[{at}] 里文字排在 {result} 之前；工具结果必须排在最前")
+            }
+            (Lang::Zh, RequestRule::UnansweredCalls) => {
+                format!("messages[{at}] 里的 {request}（{ids}）后面紧接着没有 {result}")
+            }
+            (Lang::Zh, RequestRule::ResultsWithoutCall) => {
+                format!("messages[{at}] 里的 {result}（{ids}）回应不了前一条消息里的任何 {request}")
+            }
+            (Lang::Zh, RequestRule::AnsweredTwice) => {
+                format!("messages[{at}] 对同一个调用回应了两次（{ids}）")
+            }
+            (Lang::Zh, RequestRule::DuplicateCallIds) => {
+                format!("messages[{at}] 重复使用了工具调用 id（{ids}）")
+            }
+        }
+    }
+
+    /// One step of `run`'s text output; `policy` says how the loop appends.
+    pub fn step_line(self, policy: Policy, step: &Step) -> String {
+        let n = step.messages;
+        let field = self.stop_field();
+        let short = |t: &str| one_line(t, PREVIEW_CHARS);
+        match (self.lang, &step.event) {
+            (Lang::En, Event::Start) => {
+                format!(
+                    "messages holds {n} message{}; nothing is sent yet",
+                    plural(n)
+                )
+            }
+            (Lang::Zh, Event::Start) => format!("messages 里有 {n} 条消息；还没有发送任何内容"),
+            (
+                lang,
+                Event::Call {
+                    request,
+                    stop_reason,
+                    stop_reason_inferred,
+                    ..
+                },
+            ) => {
+                let (number, sent, chars) = (request.number, request.messages, request.chars);
+                let stop = short(stop_reason);
+                match (lang, *stop_reason_inferred) {
+                    (Lang::En, inferred) => format!(
+                        "request #{number}: {sent} message{}, {chars} chars → reply with {field} \
+                         {stop}{}",
+                        plural(sent),
+                        if inferred { " (inferred)" } else { "" }
+                    ),
+                    (Lang::Zh, false) => format!(
+                        "第 {number} 次请求：{sent} 条消息，{chars} 字符 → 回复：{field} 为 {stop}"
+                    ),
+                    (Lang::Zh, true) => format!(
+                        "第 {number} 次请求：{sent} 条消息，{chars} 字符 → 回复：{field} 为 {stop}（推断）"
+                    ),
+                }
+            }
+            (
+                lang,
+                Event::Check {
+                    stop_reason,
+                    verdict,
+                },
+            ) => {
+                let stop = short(stop_reason);
+                let branch = match (lang, verdict) {
+                    (Lang::En, Verdict::Dispatch) => "dispatch the tool requests".to_owned(),
+                    (Lang::En, Verdict::Answer) => "return the text as the answer".to_owned(),
+                    (Lang::En, Verdict::Continue) => {
+                        "paused: send the conversation back".to_owned()
+                    }
+                    (Lang::En, Verdict::Stop(why)) => format!("halt: {}", self.cause(why)),
+                    (Lang::Zh, Verdict::Dispatch) => "派发工具请求".to_owned(),
+                    (Lang::Zh, Verdict::Answer) => "把文字作为回答返回".to_owned(),
+                    (Lang::Zh, Verdict::Continue) => "暂停：把对话发回".to_owned(),
+                    (Lang::Zh, Verdict::Stop(why)) => format!("中止：{}", self.cause(why)),
+                };
+                match lang {
+                    Lang::En => format!("{field} {stop} → {branch}"),
+                    Lang::Zh => format!("{field} 为 {stop} → {branch}"),
+                }
+            }
+            (
+                lang,
+                Event::Dispatch {
+                    name,
+                    input,
+                    output,
+                    ..
+                },
+            ) => {
+                let (name, input) = (short(name), short(&input.to_string()));
+                let content = short(&output.content);
+                match (lang, output.is_error) {
+                    (Lang::En, false) => format!("{name} {input} → \"{content}\""),
+                    (Lang::En, true) => format!("{name} {input} → error \"{content}\""),
+                    (Lang::Zh, false) => format!("{name} {input} → “{content}”"),
+                    (Lang::Zh, true) => format!("{name} {input} → 错误结果“{content}”"),
+                }
+            }
+            (lang, Event::Append { results, appended }) => {
+                let r = *results;
+                let form = self.w.results_message.get(lang);
+                let split = *appended > 1 && self.w.results_together;
+                match (lang, appended) {
+                    (Lang::En, 0) => format!(
+                        "{r} result{} dropped: nothing appended → {n} messages",
+                        plural(r)
+                    ),
+                    (Lang::Zh, 0) => format!("丢弃了 {r} 个工具结果：什么也没追加 → {n} 条消息"),
+                    (Lang::En, _) if policy.reply == SaveReply::AfterResults => format!(
+                        "{r} result{}, then the model's own request after them → {n} messages",
+                        plural(r)
+                    ),
+                    (Lang::Zh, _) if policy.reply == SaveReply::AfterResults => {
+                        format!("{r} 个工具结果，后面才是模型自己的请求 → {n} 条消息")
+                    }
+                    (Lang::En, parts) if split => {
+                        format!("{r} results as {parts} separate user messages → {n} messages")
+                    }
+                    (Lang::Zh, parts) if split => {
+                        format!("{r} 个工具结果拆成 {parts} 条独立的 user 消息 → {n} 条消息")
+                    }
+                    (Lang::En, _) => {
+                        format!("{r} result{} as {form} → {n} messages", plural(r))
+                    }
+                    (Lang::Zh, _) => format!("{r} 个工具结果，作为{form} → {n} 条消息"),
+                }
+            }
+            (Lang::En, Event::GoalCheck { tool, passed: true }) => format!(
                 "goal check: `{}` has succeeded → the answer stands",
                 one_line(tool, 40)
-            )
-        }
-        Event::GoalCheck {
-            tool,
-            passed: false,
-        } => format!(
-            "goal check: `{}` has not succeeded → the harness pushes back, not done yet → {} messages",
-            one_line(tool, 40),
-            step.messages
-        ),
-        Event::Inserted { added } => format!(
-            "the client added {added} message{} no reply asked for → {} messages",
-            plural(*added),
-            step.messages
-        ),
-        Event::Answer { text } => format!("\"{}\"", one_line(text, PREVIEW_CHARS * 4)),
-        Event::BudgetExhausted { max_turns } => format!(
-            "all {max_turns} turn{} used without an answer: the loop returns None",
-            plural(*max_turns as usize)
-        ),
-        Event::Stopped(why) => cause(w, why),
-        Event::RecordingEnded => {
-            "the recording has no reply for this call: the replay ends here".to_owned()
-        }
-        Event::Rejected { rejection: r } => {
-            format!("the API rejected the request: {}", rejection(w, r))
+            ),
+            (Lang::En, Event::GoalCheck { tool, .. }) => format!(
+                "goal check: `{}` has not succeeded → the harness pushes back, not done yet → \
+                 {n} messages",
+                one_line(tool, 40)
+            ),
+            (Lang::Zh, Event::GoalCheck { tool, passed: true }) => {
+                format!("目标检查：{} 已成功 → 回答成立", one_line(tool, 40))
+            }
+            (Lang::Zh, Event::GoalCheck { tool, .. }) => format!(
+                "目标检查：{} 尚未成功 → 运行框架推回“还没完成” → {n} 条消息",
+                one_line(tool, 40)
+            ),
+            (Lang::En, Event::Inserted { added }) => format!(
+                "the client added {added} message{} no reply asked for → {n} messages",
+                plural(*added)
+            ),
+            (Lang::Zh, Event::Inserted { added }) => {
+                format!("客户端自行加入了 {added} 条消息 → {n} 条消息")
+            }
+            (Lang::En, Event::Answer { text }) => {
+                format!("\"{}\"", one_line(text, PREVIEW_CHARS * 4))
+            }
+            (Lang::Zh, Event::Answer { text }) => {
+                format!("“{}”", one_line(text, PREVIEW_CHARS * 4))
+            }
+            (Lang::En, Event::BudgetExhausted { max_turns }) => format!(
+                "all {max_turns} turn{} used without an answer: the loop returns None",
+                plural(*max_turns as usize)
+            ),
+            (Lang::Zh, Event::BudgetExhausted { max_turns }) => {
+                format!("{max_turns} 轮全部用完，没有回答：循环返回 None")
+            }
+            (_, Event::Stopped(why)) => self.cause(why),
+            (Lang::En, Event::RecordingEnded) => {
+                "the recording has no reply for this call: the replay ends here".to_owned()
+            }
+            (Lang::Zh, Event::RecordingEnded) => {
+                "录制里没有这次调用的回复：重放到此结束".to_owned()
+            }
+            (Lang::En, Event::Rejected { rejection }) => {
+                format!(
+                    "the API rejected the request: {}",
+                    self.rejection(rejection)
+                )
+            }
+            (Lang::Zh, Event::Rejected { rejection }) => {
+                format!("API 拒绝了这次请求：{}", self.rejection(rejection))
+            }
         }
     }
-}
 
-/// The outcome as `run` names it: answered, None, halted, ...
-pub fn outcome_line(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        None => "unfinished",
-        Some(Outcome::Answered(_)) => "answered",
-        Some(Outcome::BudgetExhausted) => "budget spent",
-        Some(Outcome::Stopped(_)) => "halted",
-        Some(Outcome::RecordingEnded) => "recording ended",
-        Some(Outcome::Rejected(_)) => "rejected",
-    }
-}
-
-/// The loop's return value, whole: the answer, `None` when the budget was
-/// spent, and for every other end a plain statement that there is none.
-pub fn result_line(outcome: Option<Outcome>) -> String {
-    match outcome {
-        Some(Outcome::Answered(text)) => format!("result: \"{}\"", one_line(text, usize::MAX)),
-        Some(Outcome::BudgetExhausted) => "result: None".to_owned(),
-        Some(Outcome::Stopped(_)) => "result: no answer, the loop halted".to_owned(),
-        Some(Outcome::RecordingEnded) => {
-            "result: no answer, the recording ended before the loop did".to_owned()
+    /// The outcome as `run` names it: answered, budget spent, halted, ...
+    pub fn outcome_name(self, outcome: Option<Outcome>) -> &'static str {
+        match outcome {
+            None => self.pick("unfinished", "未完成"),
+            Some(Outcome::Answered(_)) => self.pick("answered", "已回答"),
+            Some(Outcome::BudgetExhausted) => self.pick("budget spent", "预算耗尽"),
+            Some(Outcome::Stopped(_)) => self.pick("halted", "中止"),
+            Some(Outcome::RecordingEnded) => self.pick("recording ended", "录制结束"),
+            Some(Outcome::Rejected(_)) => self.pick("rejected", "被拒绝"),
         }
-        Some(Outcome::Rejected(_)) => "result: no answer, the API rejected the request".to_owned(),
-        None => "result: none yet, the run is unfinished".to_owned(),
+    }
+
+    /// The loop's return value, whole: the answer, `None` when the budget
+    /// was spent, and for every other end a plain statement that there is none.
+    pub fn result_line(self, outcome: Option<Outcome>) -> String {
+        let label = self.pick("result", "结果");
+        let what = match (self.lang, outcome) {
+            (_, Some(Outcome::Answered(text))) => format!("\"{}\"", one_line(text, usize::MAX)),
+            (_, Some(Outcome::BudgetExhausted)) => "None".to_owned(),
+            (Lang::En, Some(Outcome::Stopped(_))) => "no answer, the loop halted".to_owned(),
+            (Lang::En, Some(Outcome::RecordingEnded)) => {
+                "no answer, the recording ended before the loop did".to_owned()
+            }
+            (Lang::En, Some(Outcome::Rejected(_))) => {
+                "no answer, the API rejected the request".to_owned()
+            }
+            (Lang::En, None) => "none yet, the run is unfinished".to_owned(),
+            (Lang::Zh, Some(Outcome::Stopped(_))) => "没有回答，循环中止".to_owned(),
+            (Lang::Zh, Some(Outcome::RecordingEnded)) => {
+                "没有回答，录制在循环结束前就结束了".to_owned()
+            }
+            (Lang::Zh, Some(Outcome::Rejected(_))) => "没有回答，API 拒绝了请求".to_owned(),
+            (Lang::Zh, None) => "暂无，运行未完成".to_owned(),
+        };
+        match self.lang {
+            Lang::En => format!("{label}: {what}"),
+            Lang::Zh => format!("{label}：{what}"),
+        }
     }
 }

@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 
 use super::keymap::Action;
 use super::view;
-use crate::dialect::Words;
+use crate::narrate::{Lang, Say};
 
 /// How the screen sets up the loop when it opens.
 #[derive(Debug, Clone, Copy, Default)]
@@ -24,6 +24,7 @@ pub struct Settings {
     pub mistake: Option<Mistake>,
     /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
     pub monochrome: bool,
+    pub lang: Lang,
 }
 
 /// What the detail pane shows for a step.
@@ -63,6 +64,7 @@ pub struct App {
     pub show_help: bool,
     pub should_quit: bool,
     pub monochrome: bool,
+    pub lang: Lang,
     /// The terminal's size, so that scrolling stops where the content does.
     screen: Rect,
 }
@@ -94,6 +96,7 @@ impl App {
             show_help: false,
             should_quit: false,
             monochrome: settings.monochrome,
+            lang: settings.lang,
             screen: Rect::new(0, 0, view::MIN_WIDTH, view::MIN_HEIGHT),
         };
         app.count_chars();
@@ -112,9 +115,9 @@ impl App {
         self.config
     }
 
-    /// The names the run's API gives things.
-    pub fn words(&self) -> &'static Words {
-        self.config.dialect.words()
+    /// Words in the screen's language and the run's dialect.
+    pub fn say(&self) -> Say {
+        Say::new(self.lang, self.config.dialect)
     }
 
     pub fn trace(&self) -> &Trace {
@@ -242,6 +245,7 @@ pub fn update(app: &mut App, action: Action) {
         match action {
             Action::Resize(width, height) => app.screen = Rect::new(0, 0, width, height),
             Action::ToggleHelp | Action::Back => app.show_help = false,
+            Action::ToggleLang => app.lang = app.lang.toggled(),
             Action::Quit => app.should_quit = true,
             _ => {}
         }
@@ -316,6 +320,10 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleWire => {
             app.detail = app.detail.next();
             app.detail_scroll = 0;
+        }
+        Action::ToggleLang => {
+            app.lang = app.lang.toggled();
+            app.clamp_detail_scroll();
         }
         Action::ToggleExpand => {
             app.expanded = !app.expanded;

@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::narrate as s;
+use crate::narrate::Say;
 
 /// Everything the user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,10 +30,12 @@ pub enum Action {
     ScrollDown,
     DetailUp,
     DetailDown,
-    /// Detail pane: summary → Anthropic wire → OpenAI wire.
+    /// Detail pane: summary ↔ the JSON on the wire.
     ToggleWire,
     /// Show long texts whole, or folded again.
     ToggleExpand,
+    /// Switch between Chinese and English, keeping the place.
+    ToggleLang,
     ToggleHelp,
     /// Esc: closes the help if it is open, else quits.
     Back,
@@ -62,9 +64,10 @@ pub struct Binding {
     pub keys: &'static [Key],
     pub action: Action,
     pub opposite: Option<(&'static [Key], Action)>,
-    pub help: &'static str,
+    /// The words for this row, in the reader's language.
+    pub help: Words,
     /// Shown in the footer when set, as "→/← step".
-    pub footer: Option<&'static str>,
+    pub footer: Option<Words>,
 }
 
 impl Binding {
@@ -74,7 +77,10 @@ impl Binding {
     }
 }
 
-const fn one(keys: &'static [Key], action: Action, help: &'static str) -> Binding {
+/// A label of the help or the footer, in the language of a [`Say`].
+pub type Words = fn(Say) -> &'static str;
+
+const fn one(keys: &'static [Key], action: Action, help: Words) -> Binding {
     Binding {
         keys,
         action,
@@ -89,7 +95,7 @@ const fn pair(
     action: Action,
     back: &'static [Key],
     back_action: Action,
-    help: &'static str,
+    help: Words,
 ) -> Binding {
     Binding {
         keys,
@@ -101,7 +107,7 @@ const fn pair(
 }
 
 /// The same binding, also shown in the footer under `label`.
-const fn in_footer(binding: Binding, label: &'static str) -> Binding {
+const fn in_footer(binding: Binding, label: Words) -> Binding {
     Binding {
         footer: Some(label),
         ..binding
@@ -120,9 +126,9 @@ pub const BINDINGS: &[Binding] = &[
             Action::Next,
             &[key(KeyCode::Left), ch('h'), key(KeyCode::Backspace)],
             Action::Prev,
-            s::KEY_STEP,
+            Say::key_step,
         ),
-        s::FOOTER_STEP,
+        Say::footer_step,
     ),
     in_footer(
         pair(
@@ -130,16 +136,16 @@ pub const BINDINGS: &[Binding] = &[
             Action::NextTurn,
             &[ch('p'), ch('[')],
             Action::PrevTurn,
-            s::KEY_TURN,
+            Say::key_turn,
         ),
-        s::FOOTER_TURN,
+        Say::footer_turn,
     ),
     pair(
         &[ch('g'), key(KeyCode::Home)],
         Action::Start,
         &[ch('G'), key(KeyCode::End)],
         Action::End,
-        s::KEY_START_END,
+        Say::key_start_end,
     ),
     in_footer(
         pair(
@@ -147,60 +153,64 @@ pub const BINDINGS: &[Binding] = &[
             Action::MoreTurns,
             &[ch('-'), ch('_')],
             Action::FewerTurns,
-            s::KEY_TURNS,
+            Say::key_turns,
         ),
-        s::FOOTER_TURNS,
+        Say::footer_turns,
     ),
-    one(&[ch('r')], Action::ResetTurns, s::KEY_RESET_TURNS),
+    one(&[ch('r')], Action::ResetTurns, Say::key_reset_turns),
     in_footer(
         pair(
             &[key(KeyCode::Tab)],
             Action::NextRun,
             &[key(KeyCode::BackTab)],
             Action::PrevRun,
-            s::KEY_RUN,
+            Say::key_run,
         ),
-        s::FOOTER_RUN,
+        Say::footer_run,
     ),
     // The title bar names the check in force; the help has the key.
-    one(&[ch('c')], Action::ToggleCheck, s::KEY_CHECK),
+    one(&[ch('c')], Action::ToggleCheck, Say::key_check),
     in_footer(
         pair(
             &[ch('m')],
             Action::NextMistake,
             &[ch('M')],
             Action::CorrectLoop,
-            s::KEY_MISTAKE,
+            Say::key_mistake,
         ),
-        s::FOOTER_MISTAKE,
+        Say::footer_mistake,
     ),
     pair(
         &[key(KeyCode::Up), ch('k')],
         Action::ScrollUp,
         &[key(KeyCode::Down), ch('j')],
         Action::ScrollDown,
-        s::KEY_SCROLL,
+        Say::key_scroll,
     ),
     pair(
         &[key(KeyCode::PageUp), ch('K')],
         Action::DetailUp,
         &[key(KeyCode::PageDown), ch('J')],
         Action::DetailDown,
-        s::KEY_DETAIL_SCROLL,
+        Say::key_detail_scroll,
     ),
-    one(&[ch('w')], Action::ToggleWire, s::KEY_WIRE),
-    one(&[ch('e')], Action::ToggleExpand, s::KEY_EXPAND),
+    one(&[ch('w')], Action::ToggleWire, Say::key_wire),
+    one(&[ch('e')], Action::ToggleExpand, Say::key_expand),
     in_footer(
-        one(&[ch('?')], Action::ToggleHelp, s::KEY_HELP),
-        s::FOOTER_HELP,
+        one(&[ch('L')], Action::ToggleLang, Say::key_lang),
+        Say::footer_lang,
+    ),
+    in_footer(
+        one(&[ch('?')], Action::ToggleHelp, Say::key_help),
+        Say::footer_help,
     ),
     in_footer(
         one(
             &[ch('q'), key(KeyCode::Esc), CTRL_C],
             Action::Quit,
-            s::KEY_QUIT,
+            Say::key_quit,
         ),
-        s::FOOTER_QUIT,
+        Say::footer_quit,
     ),
 ];
 
@@ -257,7 +267,7 @@ pub fn key_name(k: &Key) -> String {
 }
 
 /// Footer entries: (keys, label), e.g. ("n/p", "turn").
-pub fn footer_entries() -> Vec<(String, &'static str)> {
+pub fn footer_entries(say: Say) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
         .filter_map(|b| {
@@ -268,13 +278,13 @@ pub fn footer_entries() -> Vec<(String, &'static str)> {
                 .map(|(keys, _)| key_name(&keys[0]))
                 .filter(|name| name.chars().count() <= 3)
                 .collect();
-            Some((keys.join("/"), label))
+            Some((keys.join("/"), label(say)))
         })
         .collect()
 }
 
 /// Help rows: (every key, description), plus the run-number row.
-pub fn help_rows() -> Vec<(String, &'static str)> {
+pub fn help_rows(say: Say) -> Vec<(String, &'static str)> {
     let mut rows: Vec<(String, &'static str)> = BINDINGS
         .iter()
         .map(|b| {
@@ -282,20 +292,22 @@ pub fn help_rows() -> Vec<(String, &'static str)> {
                 .pairs()
                 .map(|(keys, _)| keys.iter().map(key_name).collect::<Vec<_>>().join(" "))
                 .collect();
-            (sides.join(" / "), b.help)
+            (sides.join(" / "), (b.help)(say))
         })
         .collect();
     let after_runs = BINDINGS
         .iter()
         .position(|b| b.action == Action::NextRun)
         .map_or(rows.len(), |i| i + 1);
-    rows.insert(after_runs, ("1 … 9".to_owned(), s::KEY_PICK_RUN));
+    rows.insert(after_runs, ("1 … 9".to_owned(), say.key_pick_run()));
     rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::Dialect;
+    use crate::narrate::Lang;
 
     fn press(code: KeyCode, modifiers: KeyModifiers) -> Option<Action> {
         action_for(KeyEvent::new(code, modifiers))
@@ -348,7 +360,8 @@ mod tests {
 
     #[test]
     fn the_footer_groups_paired_keys() {
-        let footer: Vec<String> = footer_entries()
+        let say = Say::new(Lang::En, Dialect::AnthropicMessages);
+        let footer: Vec<String> = footer_entries(say)
             .into_iter()
             .map(|(keys, label)| format!("{keys} {label}"))
             .collect();
@@ -360,6 +373,7 @@ mod tests {
                 "+/- max_turns",
                 "Tab run",
                 "m/M mistake",
+                "L 中文",
                 "? help",
                 "q quit"
             ]
@@ -370,7 +384,10 @@ mod tests {
     fn every_binding_has_help_and_no_key_is_bound_twice() {
         let mut seen = Vec::new();
         for binding in BINDINGS {
-            assert!(!binding.help.is_empty());
+            for lang in Lang::ALL {
+                let say = Say::new(lang, Dialect::AnthropicMessages);
+                assert!(!(binding.help)(say).is_empty());
+            }
             for (keys, _) in binding.pairs() {
                 for key in keys {
                     assert!(!seen.contains(key), "{key:?} bound twice");

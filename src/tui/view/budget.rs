@@ -7,7 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Gauge;
 
 use crate::engine::{Budget, Event, Outcome, SAFETY_CAP};
-use crate::narrate as s;
+use crate::narrate::Say;
+
 use crate::text::one_line;
 use crate::transcript::Verification;
 use crate::tui::app::App;
@@ -42,20 +43,17 @@ impl BudgetState {
 
 /// The gauge itself: calls used out of max_turns (or, with no budget, out
 /// of the engine's safety cap), coloured by state.
-pub fn budget_gauge(used: usize, max_turns: u32, state: BudgetState) -> Gauge<'static> {
-    let (style, label, limit) = match state {
-        BudgetState::Left => (theme::GAUGE_LEFT, s::gauge_left(used, max_turns), max_turns),
-        BudgetState::LastTurn => (theme::GAUGE_LAST, s::gauge_last(used, max_turns), max_turns),
-        BudgetState::Spent => (
-            theme::GAUGE_SPENT,
-            s::gauge_spent(used, max_turns),
-            max_turns,
-        ),
-        BudgetState::NoBudget => (
-            theme::GAUGE_LAST,
-            s::gauge_no_budget(used, SAFETY_CAP),
-            SAFETY_CAP,
-        ),
+pub fn budget_gauge(say: Say, used: usize, max_turns: u32, state: BudgetState) -> Gauge<'static> {
+    let (style, label) = match state {
+        BudgetState::Left => (theme::GAUGE_LEFT, say.gauge_left(used, max_turns)),
+        BudgetState::LastTurn => (theme::GAUGE_LAST, say.gauge_last(used, max_turns)),
+        BudgetState::Spent => (theme::GAUGE_SPENT, say.gauge_spent(used, max_turns)),
+        BudgetState::NoBudget => (theme::GAUGE_LAST, say.gauge_no_budget(used, SAFETY_CAP)),
+    };
+    let limit = if state == BudgetState::NoBudget {
+        SAFETY_CAP
+    } else {
+        max_turns
     };
     let ratio = (used as f64 / f64::from(limit)).clamp(0.0, 1.0);
     Gauge::default()
@@ -78,7 +76,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     ])
     .areas(area);
     let state = BudgetState::of(app);
-    let gauge = budget_gauge(app.calls_so_far(), app.config().max_turns.get(), state);
+    let gauge = budget_gauge(
+        app.say(),
+        app.calls_so_far(),
+        app.config().max_turns.get(),
+        state,
+    );
     frame.render_widget(gauge, gauge_area);
     frame.render_widget(outcome, outcome_area);
 }
@@ -86,11 +89,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 /// "outcome: …" in at most `room` columns; an answer is shortened to fit,
 /// the goal check never.
 fn outcome_line(app: &App, room: usize) -> Line<'static> {
-    let label = format!("{}: ", s::OUTCOME);
+    let say = app.say();
+    let label = format!("{}: ", say.outcome());
     if !app.at_end() {
         return Line::from(vec![
             Span::styled(label, theme::LABEL),
-            Span::styled(s::OUTCOME_PENDING, theme::LABEL),
+            Span::styled(say.outcome_pending(), theme::LABEL),
         ]);
     }
     let trace = app.trace();
@@ -98,24 +102,24 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
     let goal = match app.transcript().verify(trace) {
         // "verified" would read as if the mistake did no harm.
         _ if unshown => Some(Span::styled(
-            format!(" · {}", s::MISTAKE_NOT_SHOWN),
+            format!(" · {}", say.mistake_not_shown_label()),
             theme::LABEL,
         )),
         Verification::Verified(evidence) => {
             // Name every check when the answer still fits whole beside them,
             // else the first: "verified" never stands alone.
             let answer = trace.result().map_or(0, |a| a.chars().count() + 2);
-            let all = format!(" · {}", s::verified_short(&evidence));
+            let all = format!(" · {}", say.verified_short(&evidence));
             let fits = label.chars().count() + answer + all.chars().count() <= room;
             let shown = if fits {
                 all
             } else {
-                format!(" · {}", s::verified_short(&evidence[..1]))
+                format!(" · {}", say.verified_short(&evidence[..1]))
             };
             Some(Span::styled(shown, theme::LABEL))
         }
         Verification::NotVerified(_) => Some(Span::styled(
-            format!(" · {}", s::NOT_VERIFIED),
+            format!(" · {}", say.not_verified()),
             theme::ERROR,
         )),
         Verification::NotChecked => None,
@@ -127,11 +131,11 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
     let (text, style) = match trace.outcome() {
         Some(Outcome::Answered(answer)) => (
             // Two columns for the quotes.
-            s::outcome_answer(&one_line(answer, text_room.saturating_sub(2))),
+            say.outcome_answer(&one_line(answer, text_room.saturating_sub(2))),
             theme::ANSWER,
         ),
         // The gauge beside it says that None is not an answer.
-        Some(Outcome::BudgetExhausted) => (s::OUTCOME_NONE.to_owned(), theme::NONE),
+        Some(Outcome::BudgetExhausted) => (say.outcome_none().to_owned(), theme::NONE),
         Some(Outcome::Stopped(_)) => {
             // Name the stop reason when the check is what stopped the run.
             let at_check = trace
@@ -144,13 +148,13 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
                     _ => None,
                 });
             let text = match at_check {
-                Some(reason) => s::outcome_stopped(app.words(), &reason),
-                None => s::OUTCOME_STOPPED.to_owned(),
+                Some(reason) => say.outcome_stopped(&reason),
+                None => say.outcome_halted().to_owned(),
             };
             (text, theme::STOPPED)
         }
-        Some(Outcome::RecordingEnded) => (s::OUTCOME_RECORDING_ENDED.to_owned(), theme::STOPPED),
-        Some(Outcome::Rejected(_)) | None => (s::OUTCOME_REJECTED.to_owned(), theme::NONE),
+        Some(Outcome::RecordingEnded) => (say.outcome_recording_ended().to_owned(), theme::STOPPED),
+        Some(Outcome::Rejected(_)) | None => (say.outcome_rejected().to_owned(), theme::NONE),
     };
     let mut spans = vec![Span::styled(label, theme::LABEL), Span::styled(text, style)];
     spans.extend(goal);

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, Verdict};
-use crate::narrate as s;
+
 use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
@@ -25,21 +25,21 @@ fn caption(app: &App) -> String {
 /// Where an active mistake does its damage, say what it did; at the end of
 /// a run it never changed, say why.
 fn mistake_caption(app: &App) -> Option<String> {
+    let say = app.say();
     let mistake = app.config().mistake?;
     let step = app.step();
-    let w = app.words();
     if app.at_end() && !app.trace().mistake_shown {
-        return Some(s::mistake_not_shown(w, mistake));
+        return Some(say.mistake_not_shown(mistake));
     }
     let dialect = app.config().dialect;
     match (mistake, &step.event) {
-        (Mistake::DropResults, Event::Append { .. }) => Some(s::mistake_dropped(w)),
-        (Mistake::ForgetRequest, Event::Call { .. }) => Some(s::mistake_forgot(w)),
-        (Mistake::WrongOrder, Event::Append { .. }) => Some(s::MISTAKE_WRONG_ORDER.to_owned()),
+        (Mistake::DropResults, Event::Append { .. }) => Some(say.mistake_dropped()),
+        (Mistake::ForgetRequest, Event::Call { .. }) => Some(say.mistake_forgot()),
+        (Mistake::WrongOrder, Event::Append { .. }) => Some(say.mistake_wrong_order().to_owned()),
         (Mistake::SplitResults, Event::Append { appended, .. })
             if *appended > 1 && dialect.results_in_one_message() =>
         {
-            Some(s::MISTAKE_SPLIT.to_owned())
+            Some(say.mistake_split().to_owned())
         }
         (
             Mistake::StopOnText,
@@ -48,59 +48,56 @@ fn mistake_caption(app: &App) -> Option<String> {
                 verdict: Verdict::Answer,
             },
         ) if dialect.stop_reason(stop_reason) == StopReason::ToolUse => {
-            Some(s::mistake_stopped_on_text(w, &one_line(stop_reason, 40)))
+            Some(say.mistake_stopped_on_text(&one_line(stop_reason, 40)))
         }
         (Mistake::NoBudget, Event::Call { request, .. })
             if request.number > app.transcript().max_turns.get() =>
         {
-            Some(s::mistake_past_budget(
-                request.number,
-                app.transcript().max_turns.get(),
-            ))
+            Some(say.mistake_past_budget(request.number, app.transcript().max_turns.get()))
         }
         _ => None,
     }
 }
 
 fn step_caption(app: &App) -> String {
+    let say = app.say();
     let step = app.step();
-    let w = app.words();
     let short = |t: &str| one_line(t, 60);
     match &step.event {
-        Event::Start => s::caption_start(step.messages),
-        Event::Call { request, .. } if request.number == 1 => s::caption_first_call(),
-        Event::Call { request, .. } => s::caption_call(w, request.number, request.messages),
+        Event::Start => say.caption_start(step.messages),
+        Event::Call { request, .. } if request.number == 1 => say.caption_first_call().to_owned(),
+        Event::Call { request, .. } => say.caption_call(request.number, request.messages),
         Event::Check {
             stop_reason,
             verdict,
         } => {
             let sr = short(stop_reason);
             match verdict {
-                Verdict::Dispatch => s::caption_check_dispatch(w, &sr),
+                Verdict::Dispatch => say.caption_check_dispatch(&sr),
                 Verdict::Answer
                     if app.config().check == CheckPolicy::Lesson
                         && !production_would_answer(app, stop_reason) =>
                 {
-                    s::caption_check_lesson_answer(w, &sr)
+                    say.caption_check_lesson_answer(&sr)
                 }
-                Verdict::Answer => s::caption_check_answer(w, &sr),
-                Verdict::Continue => s::caption_check_continue(&sr),
-                Verdict::Stop(cause) => s::caption_check_stop(w, &sr, &s::cause(w, cause)),
+                Verdict::Answer => say.caption_check_answer(&sr),
+                Verdict::Continue => say.caption_check_continue(&sr),
+                Verdict::Stop(cause) => say.caption_check_stop(&sr, &say.cause(cause)),
             }
         }
         Event::Dispatch { name, output, .. } => {
             let (nth, of) = app.dispatch_position();
-            s::caption_dispatch(w, &short(name), nth, of, output.is_error)
+            say.caption_dispatch(&short(name), nth, of, output.is_error)
         }
         Event::Append { results, .. } => {
             let config = app.config();
             let turns_left = config.policy().budget == Budget::SafetyCap
                 || step.turn + 1 < config.max_turns.get();
-            s::caption_append(w, *results, turns_left, config.max_turns.get())
+            say.caption_append(*results, turns_left, config.max_turns.get())
         }
-        Event::GoalCheck { tool, passed: true } => s::caption_goal_met(&short(tool)),
-        Event::GoalCheck { tool, .. } => s::caption_goal_missed(&short(tool)),
-        Event::Inserted { added } => s::caption_inserted(*added),
+        Event::GoalCheck { tool, passed: true } => say.caption_goal_met(&short(tool)),
+        Event::GoalCheck { tool, .. } => say.caption_goal_missed(&short(tool)),
+        Event::Inserted { added } => say.caption_inserted(*added),
         Event::Answer { text } => {
             let checked = app.trace().steps[..app.cursor()]
                 .iter()
@@ -111,9 +108,9 @@ fn step_caption(app: &App) -> String {
                 })
                 .unwrap_or_default();
             if app.config().check == CheckPolicy::Lesson && !production_would_answer(app, checked) {
-                s::caption_lesson_returned(w, &short(checked), &short(text))
+                say.caption_lesson_returned(&short(checked), &short(text))
             } else {
-                s::caption_answer(
+                say.caption_answer(
                     &short(text),
                     app.calls_so_far(),
                     app.rounds_so_far(),
@@ -121,10 +118,10 @@ fn step_caption(app: &App) -> String {
                 )
             }
         }
-        Event::BudgetExhausted { max_turns } => s::caption_budget(*max_turns),
-        Event::Stopped(cause) => s::caption_stopped(&s::cause(w, cause)),
-        Event::RecordingEnded => s::caption_recording_ended(),
-        Event::Rejected { rejection } => s::caption_rejected(w, &s::rejection(w, rejection)),
+        Event::BudgetExhausted { max_turns } => say.caption_budget(*max_turns),
+        Event::Stopped(cause) => say.caption_stopped(&say.cause(cause)),
+        Event::RecordingEnded => say.caption_recording_ended().to_owned(),
+        Event::Rejected { rejection } => say.caption_rejected(&say.rejection(rejection)),
     }
 }
 

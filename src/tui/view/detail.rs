@@ -9,7 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph, Wrap};
 
 use crate::engine::{Block, Event, Results, SaveReply, Verdict};
-use crate::narrate as s;
+use crate::narrate::Say;
+
 use crate::text::{one_line, sanitize};
 use crate::transcript::Verification;
 use crate::tui::app::{App, DetailView};
@@ -49,21 +50,22 @@ pub fn scroll_limit(app: &App, area: Rect) -> usize {
 }
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
     let step = app.step();
     let lines = content(app);
     let (rows, inner_height) = measure(&lines, area);
     let scroll = app.detail_scroll.min(rows.saturating_sub(inner_height));
-    let mut title = s::step_title(
+    let mut title = say.step_title(
         app.cursor(),
         app.trace().steps.len(),
         step.turn,
-        step.event.phase().as_str(),
+        step.event.phase(),
     );
     if app.detail == DetailView::Wire {
-        title.push_str(&s::wire_title(app.words().api));
+        title.push_str(&say.wire_title());
     }
     if rows > inner_height {
-        title.push_str(s::MORE_BELOW);
+        title.push_str(say.more_below());
     }
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
@@ -77,7 +79,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
 /// A long text, with its own line breaks: whole when unfolded, else its
 /// first lines and a note of how much is hidden.
-pub fn folded(text: &str, style: Style, expanded: bool) -> Vec<Line<'static>> {
+pub fn folded(say: Say, text: &str, style: Style, expanded: bool) -> Vec<Line<'static>> {
     let clean = sanitize(text).replace('\t', "    ");
     let all: Vec<&str> = clean.lines().collect();
     if expanded {
@@ -97,7 +99,7 @@ pub fn folded(text: &str, style: Style, expanded: bool) -> Vec<Line<'static>> {
         .take(FOLD_LINES)
         .any(|l| l.chars().count() > FOLD_CHARS);
     if hidden_lines > 0 || cut {
-        lines.push(Line::styled(s::folded_note(hidden_lines), theme::LABEL));
+        lines.push(Line::styled(say.folded_note(hidden_lines), theme::LABEL));
     }
     lines
 }
@@ -110,13 +112,14 @@ fn labelled(label: &'static str, text: String, style: Style) -> Line<'static> {
 }
 
 fn summary(app: &App) -> Vec<Line<'static>> {
+    let say = app.say();
     let mut lines = Vec::new();
     // A course author's remark on this call leads, where a class reads first.
     if let Event::Call { request, .. } = &app.step().event
         && let Some(remark) = app.transcript().remark(request.number)
     {
         lines.push(labelled(
-            s::REMARK,
+            say.remark(),
             one_line(remark, FOLD_CHARS),
             theme::REMARK,
         ));
@@ -124,7 +127,7 @@ fn summary(app: &App) -> Vec<Line<'static>> {
     if app.cursor() == 0 {
         for note in &app.transcript().notes {
             lines.push(labelled(
-                s::NOTE,
+                say.note(),
                 one_line(note, FOLD_CHARS),
                 theme::STOPPED,
             ));
@@ -135,12 +138,13 @@ fn summary(app: &App) -> Vec<Line<'static>> {
 }
 
 fn step_lines(app: &App) -> Vec<Line<'static>> {
+    let say = app.say();
     let step = app.step();
-    let w = app.words();
+
     let short = |t: &str| one_line(t, SHORT);
     match &step.event {
         Event::Start => {
-            let mut lines = vec![Line::styled(s::detail_start(step.messages), theme::TITLE)];
+            let mut lines = vec![Line::styled(say.detail_start(step.messages), theme::TITLE)];
             lines.extend(newest_message_lines(app, step.messages));
             lines
         }
@@ -152,14 +156,14 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
         } => {
             let mut lines = vec![
                 Line::styled(
-                    s::detail_request(request.number, request.messages, request.chars),
+                    say.detail_request(request.number, request.messages, request.chars),
                     theme::TEXT,
                 ),
                 Line::from(vec![
-                    Span::styled(s::detail_reply(w, &short(stop_reason)), theme::TITLE),
+                    Span::styled(say.detail_reply(&short(stop_reason)), theme::TITLE),
                     Span::styled(
                         if *stop_reason_inferred {
-                            s::inferred(w)
+                            say.inferred()
                         } else {
                             String::new()
                         },
@@ -169,7 +173,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             ];
             if let Some(usage) = usage {
                 lines.push(Line::styled(
-                    s::detail_usage(usage.input_tokens, usage.output_tokens),
+                    say.detail_usage(usage.input_tokens, usage.output_tokens),
                     theme::LABEL,
                 ));
             }
@@ -181,17 +185,17 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             verdict,
         } => {
             let branch = match verdict {
-                Verdict::Dispatch => s::BRANCH_DISPATCH,
-                Verdict::Answer => s::BRANCH_ANSWER,
-                Verdict::Continue => s::BRANCH_CONTINUE,
-                Verdict::Stop(_) => s::BRANCH_STOP,
+                Verdict::Dispatch => say.branch_dispatch(),
+                Verdict::Answer => say.branch_answer(),
+                Verdict::Continue => say.branch_continue(),
+                Verdict::Stop(_) => say.branch_stop(),
             };
             let mut lines = vec![Line::styled(
-                s::detail_check(w, &short(stop_reason), branch),
+                say.detail_check(&short(stop_reason), branch),
                 theme::TITLE,
             )];
             if let Verdict::Stop(cause) = verdict {
-                lines.push(Line::styled(s::cause(w, cause), theme::STOPPED));
+                lines.push(Line::styled(say.cause(cause), theme::STOPPED));
             }
             lines.extend(newest_message_lines(app, 1));
             lines
@@ -203,32 +207,32 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             output,
         } => {
             let mut lines = vec![
-                Line::styled(s::detail_tool(&short(name), &short(id)), theme::TITLE),
+                Line::styled(say.detail_tool(&short(name), &short(id)), theme::TITLE),
                 labelled(
-                    s::DETAIL_INPUT,
+                    say.detail_input(),
                     one_line(&input.to_string(), FOLD_CHARS),
                     theme::TEXT,
                 ),
             ];
             let (label, style) = if output.is_error {
-                (s::DETAIL_ERROR, theme::ERROR)
+                (say.detail_error(), theme::ERROR)
             } else {
-                (s::DETAIL_RESULT, theme::TEXT)
+                (say.detail_result(), theme::TEXT)
             };
             lines.push(Line::styled(label, theme::LABEL));
-            lines.extend(folded(&output.content, style, app.expanded));
+            lines.extend(folded(say, &output.content, style, app.expanded));
             lines
         }
         Event::Append { results, appended } => {
             let first = step.messages - appended;
             let policy = app.config().policy();
             let header = match appended {
-                0 => s::detail_dropped(*results),
-                _ if policy.reply == SaveReply::AfterResults => s::detail_wrong_order(first),
+                0 => say.detail_dropped(*results),
+                _ if policy.reply == SaveReply::AfterResults => say.detail_wrong_order(first),
                 n if *n > 1 && policy.results == Results::OnePerResult => {
-                    s::detail_split(*results, *n)
+                    say.detail_split(*results, *n)
                 }
-                _ => s::detail_append(w, *results, first),
+                _ => say.detail_append(*results, first),
             };
             let mut lines = vec![Line::styled(header, theme::TITLE)];
             lines.extend(newest_message_lines(app, *appended));
@@ -236,7 +240,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
         }
         Event::GoalCheck { tool, passed } => {
             let mut lines = vec![Line::styled(
-                s::detail_goal_check(&short(tool), *passed),
+                say.detail_goal_check(&short(tool), *passed),
                 theme::TITLE,
             )];
             if !passed {
@@ -245,7 +249,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             lines
         }
         Event::Inserted { added } => {
-            let mut lines = vec![Line::styled(s::detail_inserted(*added), theme::TITLE)];
+            let mut lines = vec![Line::styled(say.detail_inserted(*added), theme::TITLE)];
             lines.extend(newest_message_lines(app, *added));
             lines
         }
@@ -253,23 +257,27 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             let trace = app.trace();
             let quoted = format!("\"{answer}\"");
             let mut lines = if answer.contains('\n') || answer.chars().count() > FOLD_CHARS {
-                let mut lines = vec![Line::styled(s::DETAIL_RETURN, theme::LABEL)];
-                lines.extend(folded(&quoted, theme::ANSWER, app.expanded));
+                let mut lines = vec![Line::styled(say.detail_return(), theme::LABEL)];
+                lines.extend(folded(say, &quoted, theme::ANSWER, app.expanded));
                 lines
             } else {
-                vec![labelled(s::DETAIL_RETURN, sanitize(&quoted), theme::ANSWER)]
+                vec![labelled(
+                    say.detail_return(),
+                    sanitize(&quoted),
+                    theme::ANSWER,
+                )]
             };
             lines.push(Line::styled(
-                s::detail_totals(trace.model_calls(), trace.tool_calls()),
+                say.detail_totals(trace.model_calls(), trace.tool_calls()),
                 theme::TEXT,
             ));
             match app.transcript().verify(trace) {
                 Verification::Verified(evidence) => lines.push(Line::styled(
-                    s::detail_goal_verified(&evidence),
+                    say.detail_goal_verified(&evidence),
                     theme::ANSWER,
                 )),
                 Verification::NotVerified(misses) => lines.push(Line::styled(
-                    s::detail_goal_missed(&one_line(&misses.join("; "), FOLD_CHARS)),
+                    say.detail_goal_missed(&one_line(&misses.join("; "), FOLD_CHARS)),
                     theme::ERROR,
                 )),
                 Verification::NotChecked => {}
@@ -277,17 +285,21 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             lines
         }
         Event::BudgetExhausted { max_turns } => vec![
-            labelled(s::DETAIL_RETURN, s::OUTCOME_NONE.to_owned(), theme::NONE),
+            labelled(
+                say.detail_return(),
+                say.outcome_none().to_owned(),
+                theme::NONE,
+            ),
             Line::styled(
-                s::detail_no_turn_left(app.calls_so_far() + 1, *max_turns),
+                say.detail_no_turn_left(app.calls_so_far() + 1, *max_turns),
                 theme::TEXT,
             ),
-            Line::styled(s::DETAIL_NONE_MEANS, theme::TEXT),
+            Line::styled(say.detail_none_means(), theme::TEXT),
         ],
-        Event::Stopped(cause) => vec![Line::styled(s::cause(w, cause), theme::STOPPED)],
-        Event::RecordingEnded => vec![Line::styled(s::caption_recording_ended(), theme::STOPPED)],
+        Event::Stopped(cause) => vec![Line::styled(say.cause(cause), theme::STOPPED)],
+        Event::RecordingEnded => vec![Line::styled(say.caption_recording_ended(), theme::STOPPED)],
         Event::Rejected { rejection } => {
-            vec![Line::styled(s::rejection(w, rejection), theme::ERROR)]
+            vec![Line::styled(say.rejection(rejection), theme::ERROR)]
         }
     }
 }
@@ -298,7 +310,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
     let end = app.step().messages;
     let messages = &app.trace().messages[end.saturating_sub(count)..end];
     let text = |t: &str| one_line(t, FOLD_CHARS);
-    let w = app.words();
+    let say = app.say();
     messages
         .iter()
         .flat_map(|m| &m.content)
@@ -306,7 +318,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
             Block::ToolUse { id, name, input } => Line::from(vec![
-                Span::styled(format!("{} ", w.tool_request), theme::BLOCK_KIND),
+                Span::styled(format!("{} ", say.w.tool_request), theme::BLOCK_KIND),
                 Span::raw(format!(
                     "{} {} ",
                     one_line(id, SHORT),
@@ -319,7 +331,7 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                 content,
                 is_error,
             } => Line::from(vec![
-                Span::styled(format!("{} ", w.result_kind), theme::BLOCK_KIND),
+                Span::styled(format!("{} ", say.w.result_kind), theme::BLOCK_KIND),
                 Span::raw(format!("{} ", one_line(tool_use_id, SHORT))),
                 Span::styled(
                     text(content),

@@ -21,9 +21,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use crate::dialect::Words;
 use crate::engine::{Event, Verdict};
-use crate::narrate as s;
+use crate::narrate::Say;
+
 use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
@@ -33,8 +33,8 @@ const MIN_WIDTH: u16 = 32;
 
 /// Columns the diagram panel takes for a run: wider when the run's API has
 /// longer names for its stop reasons.
-pub fn width(w: &Words) -> u16 {
-    let widest = lines(w)
+pub fn width(say: Say) -> u16 {
+    let widest = lines(say)
         .iter()
         .map(|parts| parts.iter().map(Part::width).sum::<usize>())
         .max()
@@ -82,38 +82,38 @@ impl Part {
     }
 }
 
-fn lines(w: &Words) -> [Vec<Part>; 8] {
+fn lines(say: Say) -> [Vec<Part>; 8] {
     use Part::{Node as N, Plain as P};
     let e = |edge, text: &str| Part::Edge(edge, text.to_owned());
     [
-        vec![P("   "), N(Node::Start, s::NODE_START)],
+        vec![P("   "), N(Node::Start, say.node_start())],
         vec![
             e(Edge::Loop, "╭▶ "),
-            N(Node::Call, s::NODE_CALL),
-            e(Edge::ToNone, s::EDGE_BUDGET),
-            N(Node::None, s::NODE_NONE),
+            N(Node::Call, say.node_call()),
+            e(Edge::ToNone, say.edge_budget()),
+            N(Node::None, say.node_none()),
         ],
         vec![e(Edge::Loop, "│"), P("   │")],
         vec![
             e(Edge::Loop, "│"),
             P("  "),
-            N(Node::Check, s::NODE_CHECK),
-            e(Edge::ToAnswer, &s::edge_answer(w)),
-            N(Node::Answer, s::NODE_ANSWER),
+            N(Node::Check, say.node_check()),
+            e(Edge::ToAnswer, &say.edge_answer()),
+            N(Node::Answer, say.node_answer()),
         ],
         vec![
             e(Edge::Loop, "│"),
-            e(Edge::ToDispatch, &s::edge_tool(w)),
-            e(Edge::ToStop, s::EDGE_OTHER),
-            N(Node::Halt, s::NODE_HALT),
+            e(Edge::ToDispatch, &say.edge_tool()),
+            e(Edge::ToStop, say.edge_other()),
+            N(Node::Halt, say.node_halt()),
         ],
         vec![
             e(Edge::Loop, "│"),
             P("  "),
-            N(Node::Dispatch, s::NODE_DISPATCH),
+            N(Node::Dispatch, say.node_dispatch()),
         ],
         vec![e(Edge::Loop, "│"), P("   │")],
-        vec![e(Edge::Loop, "╰─ "), N(Node::Append, s::NODE_APPEND)],
+        vec![e(Edge::Loop, "╰─ "), N(Node::Append, say.node_append())],
     ]
 }
 
@@ -149,8 +149,9 @@ fn position(app: &App) -> (Node, Option<Edge>) {
 }
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
     let (current, taken) = position(app);
-    let mut text: Vec<Line> = lines(app.words())
+    let mut text: Vec<Line> = lines(say)
         .into_iter()
         .map(|parts| {
             let spans: Vec<Span> = parts
@@ -174,19 +175,23 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let room = (area.height as usize).saturating_sub(2 + text.len() + 2);
     if room > 0 {
         text.push(Line::raw(""));
-        text.push(Line::styled(s::TURNS_SO_FAR, theme::LABEL));
+        text.push(Line::styled(say.turns_so_far(), theme::LABEL));
         let turns = turn_lines(app);
         let skip = turns.len().saturating_sub(room);
         text.extend(turns.into_iter().skip(skip));
     }
     let block = Block::bordered()
         .border_style(theme::BORDER)
-        .title(Span::styled(format!(" {} ", s::LOOP_TITLE), theme::TITLE));
+        .title(Span::styled(
+            format!(" {} ", say.loop_title()),
+            theme::TITLE,
+        ));
     frame.render_widget(Paragraph::new(text).block(block), area);
 }
 
 /// One line per turn reached so far: what the check read and what followed.
 fn turn_lines(app: &App) -> Vec<Line<'static>> {
+    let say = app.say();
     let all = &app.trace().steps;
     let steps = &all[..=app.cursor()];
     let current = app.step().turn;
@@ -212,15 +217,15 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
             let pushed_back =
                 in_turn().any(|s| matches!(s.event, Event::GoalCheck { passed: false, .. }));
             let what = match (checked, exit) {
-                (_, Some(Event::BudgetExhausted { .. })) => s::turn_budget(),
-                (Some((stop, Verdict::Answer)), _) if pushed_back => s::turn_not_done(stop),
-                (Some((stop, Verdict::Dispatch)), _) => s::turn_tools(stop, tools),
-                (Some((stop, Verdict::Continue)), _) => s::turn_continue(stop),
-                (Some((stop, Verdict::Answer)), _) => s::turn_answer(stop),
-                (Some((stop, Verdict::Stop { .. })), _) => s::turn_stop(stop),
+                (_, Some(Event::BudgetExhausted { .. })) => say.turn_budget().to_owned(),
+                (Some((stop, Verdict::Answer)), _) if pushed_back => say.turn_not_done(stop),
+                (Some((stop, Verdict::Dispatch)), _) => say.turn_tools(stop, tools),
+                (Some((stop, Verdict::Continue)), _) => say.turn_continue(stop),
+                (Some((stop, Verdict::Answer)), _) => say.turn_answer(stop),
+                (Some((stop, Verdict::Stop { .. })), _) => say.turn_stop(stop),
                 (None, Some(exit)) => exit.phase().as_str().to_owned(),
-                (None, None) if turn == 0 && steps.len() == 1 => s::TURN_START.to_owned(),
-                (None, None) => s::TURN_CALLING.to_owned(),
+                (None, None) if turn == 0 && steps.len() == 1 => say.turn_start().to_owned(),
+                (None, None) => say.turn_calling().to_owned(),
             };
             let style = if turn == current {
                 theme::TITLE
@@ -228,7 +233,7 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
                 theme::LABEL
             };
             Line::styled(
-                one_line(&s::turn_line(turn, &what), width(app.words()) as usize - 2),
+                one_line(&say.turn_line(turn, &what), width(say) as usize - 2),
                 style,
             )
         })

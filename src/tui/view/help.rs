@@ -5,21 +5,24 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-use crate::narrate as s;
+use crate::narrate::Say;
 use crate::tui::keymap::{footer_entries, help_rows};
 use crate::tui::theme;
 
-pub fn render_footer(frame: &mut Frame, area: Rect) {
+pub fn render_footer(frame: &mut Frame, area: Rect, say: Say) {
     let mut spans = vec![Span::raw(" ")];
-    for (keys, label) in footer_entries() {
+    for (n, (keys, label)) in footer_entries(say).into_iter().enumerate() {
+        if n > 0 {
+            spans.push(Span::raw("  "));
+        }
         spans.push(Span::styled(keys, theme::KEY));
-        spans.push(Span::styled(format!(" {label}  "), theme::LABEL));
+        spans.push(Span::styled(format!(" {label}"), theme::LABEL));
     }
     frame.render_widget(Line::from(spans), area);
 }
 
-pub fn render_overlay(frame: &mut Frame, area: Rect) {
-    let rows = help_rows();
+pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
+    let rows = help_rows(say);
     let key_width = rows
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -45,8 +48,8 @@ pub fn render_overlay(frame: &mut Frame, area: Rect) {
     let block = Block::bordered()
         .border_style(theme::KEY)
         .title(Line::from(vec![
-            Span::styled(format!(" {} ", s::HELP_TITLE), theme::TITLE),
-            Span::styled(format!("· {} ", s::HELP_CLOSE), theme::LABEL),
+            Span::styled(format!(" {} ", say.help_title()), theme::TITLE),
+            Span::styled(format!("· {} ", say.help_close()), theme::LABEL),
         ]));
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(block), popup);

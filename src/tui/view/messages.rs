@@ -7,26 +7,27 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph};
 
-use crate::dialect::Words;
 use crate::engine::{Block, Event, Message, Role};
-use crate::narrate as s;
+use crate::narrate::Say;
+
 use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
     let step = app.step();
     let shown = step.messages;
     let summary = match step.event {
         Event::Call { request, .. } => {
-            s::messages_sent(request.number, request.messages, request.chars)
+            say.messages_sent(request.number, request.messages, request.chars)
         }
-        _ => s::messages_held(shown, app.chars_of(shown)),
+        _ => say.messages_held(shown, app.chars_of(shown)),
     };
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
         .title(Line::from(vec![
-            Span::styled(format!(" {} ", s::MESSAGES_TITLE), theme::TITLE),
+            Span::styled(format!(" {} ", say.messages_title()), theme::TITLE),
             Span::styled(format!("· {summary} "), theme::LABEL),
         ]));
     let inner = panel.inner(area);
@@ -41,7 +42,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let rows: Vec<Line> = app.trace().messages[..end]
         .iter()
         .enumerate()
-        .flat_map(|(i, m)| message_rows(app.words(), i, m, i >= added_from, width, number_width))
+        .flat_map(|(i, m)| message_rows(say, i, m, i >= added_from, width, number_width))
         .collect();
     // Keep the newest rows in view: drop rows from the top when they overflow.
     let skip = rows.len().saturating_sub(inner.height as usize);
@@ -65,7 +66,7 @@ fn short_id(id: &str) -> String {
 }
 
 fn message_rows(
-    w: &Words,
+    say: Say,
     index: usize,
     message: &Message,
     just_added: bool,
@@ -79,19 +80,19 @@ fn message_rows(
             .all(|b| matches!(b, Block::ToolResult { .. }));
     let (role_style, role) = match message.role {
         // A message of results has the role the API gives it: `tool` in OpenAI.
-        Role::User if only_results => (theme::ROLE_USER, w.result_role),
+        Role::User if only_results => (theme::ROLE_USER, say.w.result_role),
         Role::User => (theme::ROLE_USER, message.role.as_str()),
         Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
     };
     let prefix = 1 + number_width + 1 + ROLE_WIDTH;
     let room = width.saturating_sub(prefix);
     let blocks: Vec<Vec<Span<'static>>> = if message.content.is_empty() {
-        vec![vec![Span::styled(s::EMPTY_MESSAGE, theme::LABEL)]]
+        vec![vec![Span::styled(say.empty_message(), theme::LABEL)]]
     } else {
         message
             .content
             .iter()
-            .map(|b| block_spans(w, b, room))
+            .map(|b| block_spans(say, b, room))
             .collect()
     };
     blocks
@@ -116,13 +117,14 @@ fn message_rows(
         .collect()
 }
 
-fn block_spans(w: &Words, block: &Block, room: usize) -> Vec<Span<'static>> {
+fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
+    let w = say.w;
     let kind = |k: &'static str| Span::styled(k, theme::BLOCK_KIND);
     let rest = |used: usize| room.saturating_sub(used);
     match block {
         Block::Text { text } => vec![Span::styled(one_line(text, room), theme::TEXT)],
         Block::Thinking { thinking } => vec![Span::styled(
-            format!("{} {}", s::KIND_THINKING, one_line(thinking, rest(9))),
+            format!("{} {}", say.kind_thinking(), one_line(thinking, rest(9))),
             theme::THINKING,
         )],
         Block::ToolUse { id, name, input } => {

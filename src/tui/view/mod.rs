@@ -15,7 +15,6 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::App;
 use super::theme;
-use crate::narrate as s;
 
 pub use budget::{BudgetState, budget_gauge};
 
@@ -74,13 +73,14 @@ fn areas(area: Rect, diagram_width: u16) -> Option<Areas> {
 
 /// How far the detail pane can scroll on a screen of this size.
 pub fn detail_scroll_limit(app: &App, screen: Rect) -> usize {
-    areas(screen, diagram::width(app.words())).map_or(0, |a| detail::scroll_limit(app, a.detail))
+    areas(screen, diagram::width(app.say())).map_or(0, |a| detail::scroll_limit(app, a.detail))
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
+    let say = app.say();
     let area = frame.area();
-    let Some(areas) = areas(area, diagram::width(app.words())) else {
-        let message = s::too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
+    let Some(areas) = areas(area, diagram::width(app.say())) else {
+        let message = say.too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
         let paragraph = Paragraph::new(message)
             .alignment(Alignment::Center)
             .wrap(Wrap { trim: true });
@@ -99,9 +99,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     detail::render(frame, areas.detail, app);
     budget::render(frame, areas.budget, app);
     caption::render(frame, areas.caption, app);
-    help::render_footer(frame, areas.footer);
+    help::render_footer(frame, areas.footer, app.say());
     if app.show_help {
-        help::render_overlay(frame, area);
+        help::render_overlay(frame, area, app.say());
     }
     if app.monochrome {
         theme::monochrome(frame.buffer_mut());

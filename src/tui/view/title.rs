@@ -5,26 +5,26 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::narrate as s;
 use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
 
 pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
     let (index, count) = app.runs();
-    let label = (format!(" {} │ ", s::APP_NAME), theme::TITLE);
+    let label = (format!(" {} │ ", say.app_name()), theme::TITLE);
     let title = (&app.transcript().title, Style::new());
     // A deliberate mistake turns the bar red and names itself.
     let (right, styles) = match app.config().mistake {
         Some(mistake) => (
-            s::mistake_banner(mistake.name()),
+            say.mistake_banner(mistake.name()),
             (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
         ),
         None => (
             format!(
                 " {} · {} ",
-                s::run_position(index, count),
-                s::check_label(app.config().check)
+                say.run_position(index, count),
+                say.check_label(app.config().check)
             ),
             (theme::TITLE_BAR, theme::TITLE_BAR),
         ),
@@ -33,10 +33,11 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 pub fn render_question(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
     let transcript = app.transcript();
-    let label = (format!(" {}: ", s::QUESTION), theme::LABEL);
+    let label = (format!(" {}: ", say.question()), theme::LABEL);
     let question = (&transcript.question, theme::TITLE);
-    let model = format!("{}: {} ", s::MODEL, one_line(&transcript.model, 40));
+    let model = format!("{}: {} ", say.model(), one_line(&transcript.model, 40));
     two_sided(
         frame,
         area,

@@ -5,7 +5,8 @@ use ratatui::text::Line;
 use serde_json::{Value, json};
 
 use crate::engine::{Block, Event, Message, Reply, Role};
-use crate::narrate as s;
+use crate::narrate::Say;
+
 use crate::text::sanitize;
 use crate::tui::app::App;
 use crate::tui::theme;
@@ -16,15 +17,17 @@ const RECENT_MESSAGES: usize = 6;
 const FOLDED_STRING: usize = 160;
 
 pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let say = app.say();
     let transcript = app.transcript();
     let trace = app.trace();
     let step = app.step();
     let dialect = app.config().dialect;
-    let stop_field = app.words().stop_field;
-    let json = |label: String, value: Value| json_lines(label, value, app.expanded, stop_field);
+    let stop_field = say.w.stop_field;
+    let json =
+        |label: String, value: Value| json_lines(say, label, value, app.expanded, stop_field);
     match &step.event {
         Event::Start => json(
-            s::WIRE_START.to_owned(),
+            say.wire_start().to_owned(),
             dialect.messages(&trace.messages[..step.messages]),
         ),
         Event::Call { request, .. } => {
@@ -41,14 +44,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
                 &sent[earlier..],
             );
             if !app.expanded {
-                fold_request(&mut body, earlier, transcript.tools.len());
+                fold_request(say, &mut body, earlier, transcript.tools.len());
             }
-            let mut lines = json(s::wire_request(request.number), body);
-            lines.extend(json(s::WIRE_RESPONSE.to_owned(), response(app)));
+            let mut lines = json(say.wire_request(request.number), body);
+            lines.extend(json(say.wire_response().to_owned(), response(app)));
             lines
         }
         Event::Check { .. } | Event::Answer { .. } => {
-            json(s::WIRE_RESPONSE.to_owned(), response(app))
+            json(say.wire_response().to_owned(), response(app))
         }
         Event::Dispatch {
             id,
@@ -65,32 +68,32 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
                 }],
             };
             let mut lines = json(
-                s::WIRE_TOOL_CALL.to_owned(),
+                say.wire_tool_call().to_owned(),
                 dialect.tool_call(id, name, input),
             );
             lines.extend(json(
-                s::WIRE_TOOL_RESULT.to_owned(),
+                say.wire_tool_result().to_owned(),
                 dialect.messages(&[result]),
             ));
             lines
         }
         Event::Append { appended, .. } => json(
-            s::WIRE_APPENDED.to_owned(),
+            say.wire_appended().to_owned(),
             dialect.messages(&trace.messages[step.messages - appended..step.messages]),
         ),
         Event::GoalCheck { passed: false, .. } => json(
-            s::WIRE_APPENDED.to_owned(),
+            say.wire_appended().to_owned(),
             dialect.messages(&trace.messages[step.messages - 1..step.messages]),
         ),
         Event::Inserted { added } => json(
-            s::WIRE_INSERTED.to_owned(),
+            say.wire_inserted().to_owned(),
             dialect.messages(&trace.messages[step.messages - added..step.messages]),
         ),
         Event::GoalCheck { passed: true, .. }
         | Event::BudgetExhausted { .. }
         | Event::Stopped(_)
         | Event::RecordingEnded
-        | Event::Rejected { .. } => vec![Line::styled(s::WIRE_NOTHING, theme::LABEL)],
+        | Event::Rejected { .. } => vec![Line::styled(say.wire_nothing(), theme::LABEL)],
     }
 }
 
@@ -124,26 +127,27 @@ fn response(app: &App) -> Value {
 }
 
 /// Stands in for what a folded request leaves out.
-fn fold_request(body: &mut Value, earlier: usize, tools: usize) {
+fn fold_request(say: Say, body: &mut Value, earlier: usize, tools: usize) {
     if earlier > 0
         && let Some(Value::Array(messages)) = body.get_mut("messages")
     {
         let at = usize::from(messages.first().is_some_and(|m| m["role"] == "system"));
-        messages.insert(at, json!(s::wire_earlier(earlier)));
+        messages.insert(at, json!(say.wire_earlier(earlier)));
     }
     if tools > 0 && body.get("tools").is_some() {
-        body["tools"] = json!(s::wire_tools(tools));
+        body["tools"] = json!(say.wire_tools(tools));
     }
 }
 
 fn json_lines(
+    say: Say,
     label: String,
     mut value: Value,
     expanded: bool,
     stop_field: &str,
 ) -> Vec<Line<'static>> {
     if !expanded {
-        shorten_strings(&mut value);
+        shorten_strings(say, &mut value);
     }
     let text = serde_json::to_string_pretty(&value).unwrap_or_default();
     let key = format!("\"{stop_field}\":");
@@ -160,14 +164,14 @@ fn json_lines(
     lines
 }
 
-fn shorten_strings(value: &mut Value) {
+fn shorten_strings(say: Say, value: &mut Value) {
     match value {
         Value::String(text) if text.chars().count() > FOLDED_STRING => {
             let kept: String = text.chars().take(FOLDED_STRING).collect();
-            *text = s::shortened(&kept, text.chars().count());
+            *text = say.shortened(&kept, text.chars().count());
         }
-        Value::Array(items) => items.iter_mut().for_each(shorten_strings),
-        Value::Object(fields) => fields.values_mut().for_each(shorten_strings),
+        Value::Array(items) => items.iter_mut().for_each(|v| shorten_strings(say, v)),
+        Value::Object(fields) => fields.values_mut().for_each(|v| shorten_strings(say, v)),
         _ => {}
     }
 }

@@ -1,0 +1,471 @@
+//! Captions: what the current step does and why, in a sentence or two; and
+//! what each common mistake does where it does its damage.
+
+use super::{Lang, Say, plural};
+use crate::engine::{Mistake, Rounds};
+
+impl Say {
+    pub fn caption_start(self, messages: usize) -> String {
+        match (self.lang, messages) {
+            (Lang::En, 1) => "Start, turn 0: messages holds just the question and nothing has \
+                 been sent yet. Each turn will call the model, check its reply, and maybe \
+                 dispatch tools and append results."
+                .to_owned(),
+            (Lang::En, n) => format!(
+                "Start, turn 0: messages holds {n} messages, the question last, and nothing has \
+                 been sent yet. Each turn will call the model, check its reply, and maybe \
+                 dispatch tools and append results."
+            ),
+            (Lang::Zh, 1) => "开始，第 0 轮：messages 里只有问题，还没有发送任何内容。\
+                 之后每一轮都会调用模型、检查回复，需要时派发工具并追加工具结果。"
+                .to_owned(),
+            (Lang::Zh, n) => format!(
+                "开始，第 0 轮：messages 里有 {n} 条消息，问题在最后，还没有发送任何内容。\
+                 之后每一轮都会调用模型、检查回复，需要时派发工具并追加工具结果。"
+            ),
+        }
+    }
+
+    pub fn caption_first_call(self) -> &'static str {
+        self.pick(
+            "Call: the loop sends the model the conversation so far, which is just the question. \
+             The reply is saved into messages before anything else happens.",
+            "调用：循环把目前的对话发给模型，现在只有问题本身。\
+             回复会先存进 messages，然后才做别的事。",
+        )
+    }
+
+    pub fn caption_call(self, number: u32, messages: usize) -> String {
+        let api = self.w.api;
+        match (self.lang, self.w.keeps_state) {
+            (Lang::En, true) => format!(
+                "Call #{number}: {api} can keep the conversation on its side \
+                 (previous_response_id), but this loop, like the lesson's, resends all \
+                 {messages} messages. The reply joins the list."
+            ),
+            (Lang::En, false) => format!(
+                "Call #{number}: the {api} API keeps no memory between calls, so the loop resends \
+                 all {messages} messages. The reply joins the list."
+            ),
+            (Lang::Zh, true) => format!(
+                "第 {number} 次调用：{api} 可以在服务端保存对话（previous_response_id），\
+                 但这个循环和本课一样，重新发送全部 {messages} 条消息。回复加入列表。"
+            ),
+            (Lang::Zh, false) => format!(
+                "第 {number} 次调用：{api} API 在两次调用之间不保存任何状态，\
+                 所以循环重新发送全部 {messages} 条消息。回复加入列表。"
+            ),
+        }
+    }
+
+    pub fn caption_check_dispatch(self, stop_reason: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Check: {field} is {stop_reason}, so the model is asking for tools. The loop \
+                 reads this field; it never guesses from the reply's text."
+            ),
+            Lang::Zh => format!(
+                "检查：{field} 为 {stop_reason}，说明模型在提出工具请求。\
+                 循环只看这个字段，从不根据回复的文字去猜。"
+            ),
+        }
+    }
+
+    pub fn caption_check_answer(self, stop_reason: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Check: {field} is {stop_reason}, so the model has answered. The loop leaves \
+                 with the reply's text."
+            ),
+            Lang::Zh => format!(
+                "检查：{field} 为 {stop_reason}，说明模型已经回答。循环带着回复的文字退出。"
+            ),
+        }
+    }
+
+    pub fn caption_check_continue(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "Check: {stop_reason} means the server paused a long turn. The loop sends the \
+                 conversation back unchanged so the model can go on; that costs a turn."
+            ),
+            Lang::Zh => format!(
+                "检查：{stop_reason} 表示服务端暂停了一个较长的回合。\
+                 循环把对话原样发回，让模型继续；这会消耗一轮。"
+            ),
+        }
+    }
+
+    pub fn caption_check_stop(self, stop_reason: &str, why: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Check: {field} {stop_reason} is neither a clean tool request nor a finished \
+                 answer, so the production check halts: {why}. Press c to see what the lesson's \
+                 check does."
+            ),
+            Lang::Zh => format!(
+                "检查：{field} 为 {stop_reason}，既不是干净的工具请求，也不是完成的回答，\
+                 所以生产循环中止：{why}。按 c 看本课简化检查会怎么做。"
+            ),
+        }
+    }
+
+    pub fn caption_check_lesson_answer(self, stop_reason: &str) -> String {
+        let (field, tool) = (self.stop_field(), self.w.tool_stop);
+        match self.lang {
+            Lang::En => format!(
+                "Check: {field} {stop_reason} is not {tool}, and the lesson's simple check treats \
+                 everything else as the answer. Press c for the production check."
+            ),
+            Lang::Zh => format!(
+                "检查：{field} 为 {stop_reason}，不是 {tool}；本课简化检查把其余一切都当作回答。\
+                 按 c 切换到生产循环。"
+            ),
+        }
+    }
+
+    pub fn caption_dispatch(self, name: &str, nth: usize, of: usize, is_error: bool) -> String {
+        let flag = self.w.error_flag.get(self.lang);
+        match (self.lang, of > 1, is_error) {
+            (Lang::En, true, true) => format!(
+                "Dispatch {nth} of {of}: {name} failed. The error goes back as a result (flagged \
+                 by {flag}), so the model can read it and correct itself."
+            ),
+            (Lang::En, false, true) => format!(
+                "Dispatch: {name} failed. The error goes back as a result (flagged by {flag}), \
+                 so the model can read it and correct itself."
+            ),
+            (Lang::En, true, false) => format!(
+                "Dispatch {nth} of {of}: the loop, not the model, runs {name}. A miss is still a \
+                 result and travels back the same way as a hit."
+            ),
+            (Lang::En, false, false) => format!(
+                "Dispatch: the loop, not the model, runs {name}. A miss is still a result and \
+                 travels back the same way as a hit."
+            ),
+            (Lang::Zh, true, true) => format!(
+                "派发（第 {nth} 个，共 {of} 个）：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），\
+                 模型能读到并自行纠正。"
+            ),
+            (Lang::Zh, false, true) => format!(
+                "派发：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
+            ),
+            (Lang::Zh, true, false) => format!(
+                "派发（第 {nth} 个，共 {of} 个）：由循环而不是模型来运行 {name}。\
+                 没查到也是一个工具结果，和查到时走同一条路发回。"
+            ),
+            (Lang::Zh, false, false) => format!(
+                "派发：由循环而不是模型来运行 {name}。没查到也是一个工具结果，和查到时走同一条路发回。"
+            ),
+        }
+    }
+
+    /// `turns_left` is false when the budget is spent, so no call follows.
+    pub fn caption_append(self, results: usize, turns_left: bool, max_turns: u32) -> String {
+        let form = self.w.results_message.get(self.lang);
+        let id = self.w.result_id;
+        match self.lang {
+            Lang::En => {
+                let what = match results {
+                    1 => format!("the result goes back as {form}"),
+                    2 => format!("both results go back together, as {form}"),
+                    n => format!("all {n} results go back together, as {form}"),
+                };
+                let next = if turns_left {
+                    "Then the loop turns again.".to_owned()
+                } else {
+                    format!("The loop would turn again, but max_turns = {max_turns} is spent.")
+                };
+                format!("Append: {what}, each tagged with the {id} of the call it answers. {next}")
+            }
+            Lang::Zh => {
+                let what = match results {
+                    1 => format!("工具结果作为{form}发回"),
+                    n => format!("全部 {n} 个工具结果一起发回，作为{form}"),
+                };
+                let next = if turns_left {
+                    "然后循环进入下一轮。".to_owned()
+                } else {
+                    format!("循环本该进入下一轮，但 max_turns = {max_turns} 的预算已经用完。")
+                };
+                format!("追加：{what}，每个都带着它所回答的调用的 {id}。{next}")
+            }
+        }
+    }
+
+    pub fn caption_goal_met(self, tool: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "Goal check: the model says it is done, and the harness looks at the evidence: \
+                 `{tool}` has succeeded in this run. The answer stands, verified by a check, not \
+                 by the model's word."
+            ),
+            Lang::Zh => format!(
+                "目标检查：模型说完成了，运行框架去看证据：这次运行中 {tool} 已经成功。\
+                 回答成立，靠的是检查，而不是模型的一句话。"
+            ),
+        }
+    }
+
+    pub fn caption_goal_missed(self, tool: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "Goal check: the model says it is done, but `{tool}` has not succeeded in this \
+                 run. The harness appends \"not done yet\" and the loop goes on; that costs a turn."
+            ),
+            Lang::Zh => format!(
+                "目标检查：模型说完成了，但这次运行中 {tool} 还没有成功。\
+                 运行框架追加“还没完成”，循环继续；这会消耗一轮。"
+            ),
+        }
+    }
+
+    pub fn caption_inserted(self, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "The recorded client added {count} message{} to the history on its own, such as \
+                 a tool call it made itself. The replay shows them: the model sees them on the \
+                 next call.",
+                plural(count)
+            ),
+            Lang::Zh => format!(
+                "录制中的客户端自行往历史里加了 {count} 条消息，比如它自己发起的工具调用。\
+                 重放把它们显示出来：模型会在下一次调用时看到。"
+            ),
+        }
+    }
+
+    pub fn caption_answer(self, text: &str, calls: usize, rounds: Rounds, tools: usize) -> String {
+        let tool_rounds = rounds.tools;
+        match self.lang {
+            Lang::En => {
+                let paused = match rounds.paused {
+                    0 => String::new(),
+                    n => format!(" + {n} paused turn{}", plural(n)),
+                };
+                let pushed = match rounds.pushed_back {
+                    0 => String::new(),
+                    n => format!(" + {n} push-back{}", plural(n)),
+                };
+                let parallel = if tools > tool_rounds {
+                    format!(
+                        " {tools} tools ran in {tool_rounds} round{}: parallel requests share a call.",
+                        plural(tool_rounds)
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "The loop returns \"{text}\": {tool_rounds} tool round{}{paused}{pushed} + 1 = \
+                     {calls} model call{}.{parallel} An answer is the model's word; only a goal \
+                     check verifies it.",
+                    plural(tool_rounds),
+                    plural(calls)
+                )
+            }
+            Lang::Zh => {
+                let paused = match rounds.paused {
+                    0 => String::new(),
+                    n => format!(" + {n} 次暂停"),
+                };
+                let pushed = match rounds.pushed_back {
+                    0 => String::new(),
+                    n => format!(" + {n} 次推回"),
+                };
+                let parallel = if tools > tool_rounds {
+                    format!("{tools} 个工具在 {tool_rounds} 轮里运行：并行的请求共用一次调用。")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "循环返回“{text}”：{tool_rounds} 轮工具{paused}{pushed} + 1 = {calls} 次模型调用。\
+                     {parallel}回答只是模型的说法，只有目标检查才能验证它。"
+                )
+            }
+        }
+    }
+
+    pub fn caption_lesson_returned(self, stop_reason: &str, text: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "The lesson's check returned this {field} {stop_reason} reply as if it were the \
+                 answer: \"{text}\". Press c: the production check halts here instead and says why."
+            ),
+            Lang::Zh => format!(
+                "本课简化检查把这条 {field} 为 {stop_reason} 的回复当成了回答：“{text}”。\
+                 按 c：生产循环会在这里中止，并说明原因。"
+            ),
+        }
+    }
+
+    pub fn caption_budget(self, max_turns: u32) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "max_turns = {max_turns} is spent: the loop returns None, which is not an answer. \
+                 Elsewhere the OpenAI Agents SDK raises MaxTurnsExceeded, LangGraph raises \
+                 GraphRecursionError, and Anthropic's tool runner stops at max_iterations without \
+                 an error."
+            ),
+            Lang::Zh => format!(
+                "max_turns = {max_turns} 的预算耗尽：循环返回 None，这不是回答。\
+                 在别的框架里，OpenAI Agents SDK 抛出 MaxTurnsExceeded，LangGraph 抛出 \
+                 GraphRecursionError，Anthropic 的 tool runner 在 max_iterations 处停下而不报错。"
+            ),
+        }
+    }
+
+    pub fn caption_stopped(self, reason: &str) -> String {
+        let reason = reason.trim_end_matches(['.', '。']);
+        match self.lang {
+            Lang::En => format!("The loop halts without an answer: {reason}."),
+            Lang::Zh => format!("循环中止，没有回答：{reason}。"),
+        }
+    }
+
+    pub fn caption_recording_ended(self) -> &'static str {
+        self.pick(
+            "The recording holds no further reply, so the replay ends here. That is neither an \
+             answer nor None.",
+            "录制里没有更多回复，重放到此结束。这既不是回答，也不是 None。",
+        )
+    }
+
+    pub fn caption_rejected(self, rejection: &str) -> String {
+        match self.lang {
+            Lang::En => format!("The {} API rejected the request: {rejection}", self.w.api),
+            Lang::Zh => format!("{} API 拒绝了这次请求：{rejection}", self.w.api),
+        }
+    }
+
+    // The common mistakes, where each does its damage.
+    pub fn mistake_dropped(self) -> String {
+        let request = self.w.tool_request;
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the loop ran the tools but dropped their results. The next request \
+                 still holds the tool request ({request}) with nothing answering it, so the API \
+                 will reject it."
+            ),
+            Lang::Zh => format!(
+                "常见错误：循环运行了工具，却丢掉了工具结果。下一次请求里仍有工具请求（{request}）\
+                 却没有任何回应，所以 API 会拒绝它。"
+            ),
+        }
+    }
+
+    pub fn mistake_forgot(self) -> String {
+        let request = self.w.tool_request;
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the loop did not save the model's reply into messages. The results it \
+                 appends next answer a tool request ({request}) the API never sees, so it will \
+                 reject them."
+            ),
+            Lang::Zh => format!(
+                "常见错误：循环没有把模型的回复存进 messages。接下来追加的工具结果回应的是 API \
+                 从没见过的工具请求（{request}），所以会被拒绝。"
+            ),
+        }
+    }
+
+    pub fn mistake_wrong_order(self) -> &'static str {
+        self.pick(
+            "Mistake: the results went into messages before the model's own request. They \
+             answer a call that comes after them, so the API will reject the next request.",
+            "常见错误：工具结果被放在了模型自己的请求之前。它们回应的是排在后面的调用，\
+             所以 API 会拒绝下一次请求。",
+        )
+    }
+
+    /// Split results, under an API that combines consecutive user turns.
+    /// (https://platform.claude.com/docs/en/api/messages/create; the tool-use
+    /// guide's "Parallel tool calls not working" shows this very form.)
+    pub fn mistake_split(self) -> &'static str {
+        self.pick(
+            "Mistake: each result went into a user message of its own. The Messages API combines \
+             consecutive user turns, so it accepts this; but its docs warn that separate result \
+             messages teach the model to make fewer parallel calls.",
+            "常见错误：每个工具结果各占一条 user 消息。Messages API 会把相邻的 user 消息合并成一轮，\
+             所以仍会接受；但它的文档提醒，这样分开发送会让模型减少并行调用。",
+        )
+    }
+
+    pub fn mistake_stopped_on_text(self, stop_reason: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the reply has text that looks done, so the loop stopped without reading \
+                 {field} {stop_reason}. The tool request is left pending; the \"answer\" is a \
+                 half-finished thought."
+            ),
+            Lang::Zh => format!(
+                "常见错误：回复里有看起来像完成了的文字，循环就停了，没去读 {field}（{stop_reason}）。\
+                 工具请求被晾在一边；这个“回答”只是想到一半的话。"
+            ),
+        }
+    }
+
+    /// The mistake never changed what the loop did: say why, instead of
+    /// letting the run end "verified" as if the mistake were harmless.
+    pub fn mistake_not_shown(self, mistake: Mistake) -> String {
+        let name = mistake.name();
+        let (api, form) = (self.w.api, self.w.results_message.get(self.lang));
+        match (self.lang, mistake) {
+            (Lang::En, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
+                format!(
+                    "This run cannot show the mistake {name}: no reply of this run asks for a \
+                     tool, so there is nothing for it to get wrong."
+                )
+            }
+            (Lang::En, Mistake::SplitResults) if !self.w.results_together => format!(
+                "This run cannot show the mistake {name}: {api} already sends {form}, so \
+                 splitting the results changes nothing."
+            ),
+            (Lang::En, Mistake::SplitResults) => format!(
+                "This run cannot show the mistake {name}: no reply of this run asks for more than \
+                 one tool, so there is nothing to split."
+            ),
+            (Lang::En, Mistake::StopOnText) => format!(
+                "This run cannot show the mistake {name}: no reply of this run has text beside a \
+                 tool request, so reading the text first changes nothing."
+            ),
+            (Lang::En, Mistake::NoBudget) => format!(
+                "This run cannot show the mistake {name}: the run ends within its max_turns, so \
+                 the missing budget is never needed."
+            ),
+            (Lang::Zh, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
+                format!("这次运行体现不出常见错误 {name}：没有任何回复提出工具请求，所以无从出错。")
+            }
+            (Lang::Zh, Mistake::SplitResults) if !self.w.results_together => format!(
+                "这次运行体现不出常见错误 {name}：{api} 本来就是{form}，拆开发送什么也不改变。"
+            ),
+            (Lang::Zh, Mistake::SplitResults) => format!(
+                "这次运行体现不出常见错误 {name}：没有任何回复同时请求多个工具，没有可拆的。"
+            ),
+            (Lang::Zh, Mistake::StopOnText) => format!(
+                "这次运行体现不出常见错误 {name}：没有任何回复在工具请求旁边带文字，先看文字也不改变什么。"
+            ),
+            (Lang::Zh, Mistake::NoBudget) => format!(
+                "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，用不到预算。"
+            ),
+        }
+    }
+
+    pub fn mistake_past_budget(self, call: u32, max_turns: u32) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: no max_turns. Call #{call} is past the budget of {max_turns} this run \
+                 was recorded with; nothing but the engine's safety cap will stop a model that \
+                 keeps asking."
+            ),
+            Lang::Zh => format!(
+                "常见错误：没有 max_turns。第 {call} 次调用已经超过这次运行录制时的预算 {max_turns}；\
+                 对一个不停请求工具的模型，只有引擎的安全上限能让它停下。"
+            ),
+        }
+    }
+}

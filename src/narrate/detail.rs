@@ -1,0 +1,340 @@
+//! The detail pane's words: what a step sent, received, ran or appended,
+//! the wire view's labels, and the goal check with its evidence.
+
+use super::{Lang, Say, plural};
+use crate::transcript::Evidence;
+
+impl Say {
+    pub fn note(self) -> &'static str {
+        self.pick("note: ", "注：")
+    }
+
+    pub fn remark(self) -> &'static str {
+        self.pick("remark: ", "讲解：")
+    }
+
+    pub fn more_below(self) -> &'static str {
+        self.pick(" · PgUp/PgDn scroll", " · PgUp/PgDn 滚动")
+    }
+
+    pub fn folded_note(self, hidden_lines: usize) -> String {
+        match (self.lang, hidden_lines) {
+            (Lang::En, 0) => "… folded · e unfolds".to_owned(),
+            (Lang::En, n) => format!("… {n} more line{} folded · e unfolds", plural(n)),
+            (Lang::Zh, 0) => "… 已折叠 · 按 e 展开".to_owned(),
+            (Lang::Zh, n) => format!("… 另有 {n} 行已折叠 · 按 e 展开"),
+        }
+    }
+
+    pub fn wire_title(self) -> String {
+        match self.lang {
+            Lang::En => format!(" · {} wire (w)", self.w.api),
+            Lang::Zh => format!(" · {} 原始 JSON (w)", self.w.api),
+        }
+    }
+
+    pub fn wire_request(self, number: u32) -> String {
+        match self.lang {
+            Lang::En => format!("request #{number}, the body the client sends:"),
+            Lang::Zh => format!("第 {number} 次请求，客户端发送的请求体："),
+        }
+    }
+
+    pub fn wire_response(self) -> &'static str {
+        self.pick(
+            "response, with the stop reason the check reads:",
+            "响应，检查读取其中的停止原因：",
+        )
+    }
+
+    pub fn wire_tool_call(self) -> &'static str {
+        self.pick(
+            "the tool call, as the model asked for it:",
+            "模型发出的工具请求：",
+        )
+    }
+
+    pub fn wire_tool_result(self) -> &'static str {
+        self.pick(
+            "its result, as the next request carries it:",
+            "它的工具结果，随下一次请求发送：",
+        )
+    }
+
+    pub fn wire_appended(self) -> &'static str {
+        self.pick("appended to messages:", "追加到 messages：")
+    }
+
+    pub fn wire_inserted(self) -> &'static str {
+        self.pick("added by the client on its own:", "客户端自行加入：")
+    }
+
+    pub fn wire_nothing(self) -> &'static str {
+        self.pick(
+            "Nothing crosses the wire at this step: the loop returns to its caller.",
+            "这一步没有收发任何数据：循环返回给调用方。",
+        )
+    }
+
+    pub fn wire_start(self) -> &'static str {
+        self.pick(
+            "Nothing has crossed the wire yet; the first request will carry:",
+            "尚未收发任何数据；第一次请求将携带：",
+        )
+    }
+
+    pub fn wire_earlier(self, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "… {count} earlier message{}, resent in full (e shows them) …",
+                plural(count)
+            ),
+            Lang::Zh => format!("… 之前的 {count} 条消息，完整重发（按 e 显示）…"),
+        }
+    }
+
+    pub fn wire_tools(self, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "… {count} tool definition{} (e shows them) …",
+                plural(count)
+            ),
+            Lang::Zh => format!("… {count} 个工具定义（按 e 显示）…"),
+        }
+    }
+
+    pub fn shortened(self, kept: &str, total_chars: usize) -> String {
+        match self.lang {
+            Lang::En => format!("{kept}… ({total_chars} chars; e unfolds)"),
+            Lang::Zh => format!("{kept}…（共 {total_chars} 字符；按 e 展开）"),
+        }
+    }
+
+    pub fn detail_start(self, messages: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "turn 0: messages holds {messages} message{}, nothing is sent yet",
+                plural(messages)
+            ),
+            Lang::Zh => format!("第 0 轮：messages 里有 {messages} 条消息，还没有发送任何内容"),
+        }
+    }
+
+    pub fn detail_request(self, number: u32, messages: usize, chars: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "request #{number}: all {messages} message{} ({chars} chars), resent in full",
+                plural(messages)
+            ),
+            Lang::Zh => {
+                format!("第 {number} 次请求：全部 {messages} 条消息（{chars} 字符），完整重发")
+            }
+        }
+    }
+
+    pub fn detail_reply(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("reply: {} {stop_reason}", self.stop_field()),
+            Lang::Zh => format!("回复：{} 为 {stop_reason}", self.stop_field()),
+        }
+    }
+
+    pub fn inferred(self) -> String {
+        match self.lang {
+            Lang::En => format!(
+                " (inferred: the recording carries no {})",
+                self.w.stop_field
+            ),
+            Lang::Zh => format!("（推断：录制中没有 {}）", self.w.stop_field),
+        }
+    }
+
+    pub fn detail_usage(self, input: u64, output: u64) -> String {
+        match self.lang {
+            Lang::En => format!("usage: {input} tokens in, {output} out"),
+            Lang::Zh => format!("用量：输入 {input} tokens，输出 {output} tokens"),
+        }
+    }
+
+    pub fn detail_inserted(self, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "the client added {count} message{} that no model reply asked for",
+                plural(count)
+            ),
+            Lang::Zh => format!("客户端加入了 {count} 条没有任何模型回复请求过的消息"),
+        }
+    }
+
+    pub fn detail_check(self, stop_reason: &str, branch: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{} {stop_reason} → {branch}", self.stop_field()),
+            Lang::Zh => format!("{} 为 {stop_reason} → {branch}", self.stop_field()),
+        }
+    }
+
+    pub fn branch_dispatch(self) -> &'static str {
+        self.pick("dispatch every tool request", "派发每一个工具请求")
+    }
+
+    pub fn branch_answer(self) -> &'static str {
+        self.pick("return the text", "返回文本")
+    }
+
+    pub fn branch_continue(self) -> &'static str {
+        self.pick("send the conversation back as it is", "把对话原样发回")
+    }
+
+    pub fn branch_stop(self) -> &'static str {
+        self.pick("halt without an answer", "中止，没有回答")
+    }
+
+    pub fn detail_tool(self, name: &str, id: &str) -> String {
+        match self.lang {
+            Lang::En => format!("tool {name}   id {id}"),
+            Lang::Zh => format!("工具 {name}   id {id}"),
+        }
+    }
+
+    pub fn detail_input(self) -> &'static str {
+        self.pick("input: ", "输入：")
+    }
+
+    pub fn detail_result(self) -> &'static str {
+        self.pick("result: ", "工具结果：")
+    }
+
+    pub fn detail_error(self) -> &'static str {
+        self.pick("error result: ", "错误结果：")
+    }
+
+    pub fn detail_append(self, results: usize, index: usize) -> String {
+        let form = self.w.results_message.get(self.lang);
+        match self.lang {
+            Lang::En => format!(
+                "messages[{index}] ← {results} result{} as {form}",
+                plural(results)
+            ),
+            Lang::Zh => format!("messages[{index}] ← {results} 个工具结果，作为{form}"),
+        }
+    }
+
+    pub fn detail_wrong_order(self, index: usize) -> String {
+        match self.lang {
+            Lang::En => {
+                format!("messages[{index}] ← the results first, then the model's own request")
+            }
+            Lang::Zh => format!("messages[{index}] ← 先追加工具结果，再追加模型自己的请求"),
+        }
+    }
+
+    pub fn detail_dropped(self, results: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "{results} result{} dropped: nothing was appended to messages",
+                plural(results)
+            ),
+            Lang::Zh => format!("丢弃了 {results} 个工具结果：messages 里什么也没追加"),
+        }
+    }
+
+    pub fn detail_split(self, results: usize, messages: usize) -> String {
+        match self.lang {
+            Lang::En => format!("{results} results appended as {messages} separate user messages"),
+            Lang::Zh => format!("{results} 个工具结果被拆成 {messages} 条独立的 user 消息追加"),
+        }
+    }
+
+    pub fn detail_return(self) -> &'static str {
+        self.pick("return ", "返回 ")
+    }
+
+    pub fn detail_totals(self, calls: usize, tools: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "the loop ends after {calls} model call{} and {tools} tool call{}",
+                plural(calls),
+                plural(tools)
+            ),
+            Lang::Zh => format!("循环在 {calls} 次模型调用、{tools} 次工具调用后结束"),
+        }
+    }
+
+    pub fn detail_no_turn_left(self, next_call: usize, max_turns: u32) -> String {
+        match self.lang {
+            Lang::En => format!("no turn left for call #{next_call}: max_turns = {max_turns}"),
+            Lang::Zh => format!("第 {next_call} 次调用已没有轮次可用：max_turns = {max_turns}"),
+        }
+    }
+
+    pub fn detail_none_means(self) -> &'static str {
+        self.pick(
+            "The facts may already be in messages, but the model never got the call that would \
+             use them. A caller must treat None as \"no answer within budget\", never as an answer.",
+            "事实也许已经在 messages 里，但模型再也没有得到使用它们的那次调用。\
+             调用方必须把 None 当作“预算内没有回答”，绝不能当作回答。",
+        )
+    }
+
+    pub fn detail_goal_verified(self, evidence: &[Evidence]) -> String {
+        match self.lang {
+            Lang::En => format!("goal check: verified, {}", self.evidence_list(evidence)),
+            Lang::Zh => format!("目标检查：已验证，{}", self.evidence_list(evidence)),
+        }
+    }
+
+    pub fn detail_goal_missed(self, misses: &str) -> String {
+        match self.lang {
+            Lang::En => format!("goal check failed: {misses}"),
+            Lang::Zh => format!("目标检查未通过：{misses}"),
+        }
+    }
+
+    pub fn detail_goal_check(self, tool: &str, passed: bool) -> String {
+        match (self.lang, passed) {
+            (Lang::En, true) => format!("goal check: `{tool}` has succeeded → return the answer"),
+            (Lang::En, false) => {
+                format!("goal check: `{tool}` has not succeeded → push back and call again")
+            }
+            (Lang::Zh, true) => format!("目标检查：{tool} 已成功 → 返回回答"),
+            (Lang::Zh, false) => format!("目标检查：{tool} 尚未成功 → 推回“还没完成”，再次调用"),
+        }
+    }
+
+    /// The checks a verified answer passed, in full: "verified" never stands alone.
+    pub fn evidence_list(self, evidence: &[Evidence]) -> String {
+        let one = |e: &Evidence| match (self.lang, e) {
+            (Lang::En, Evidence::Answer(a)) => format!("the answer matched the expected {a:?}"),
+            (Lang::En, Evidence::ModelCalls(n)) => {
+                format!("{n} model call{}, as expected", plural(*n))
+            }
+            (Lang::En, Evidence::NoToolErrors) => "no tool reported an error".to_owned(),
+            (Lang::En, Evidence::GoalCheck(tool)) => {
+                format!("the harness's goal check saw `{tool}` succeed")
+            }
+            (Lang::Zh, Evidence::Answer(a)) => format!("回答与预期的“{a}”一致"),
+            (Lang::Zh, Evidence::ModelCalls(n)) => format!("模型调用 {n} 次，与预期一致"),
+            (Lang::Zh, Evidence::NoToolErrors) => "没有工具报错".to_owned(),
+            (Lang::Zh, Evidence::GoalCheck(tool)) => {
+                format!("运行框架的目标检查确认 {tool} 已成功")
+            }
+        };
+        let sep = self.pick("; ", "；");
+        evidence.iter().map(one).collect::<Vec<_>>().join(sep)
+    }
+
+    /// The same, in a few words for the outcome line: "verified: answer, calls".
+    pub fn verified_short(self, evidence: &[Evidence]) -> String {
+        let one = |e: &Evidence| match e {
+            Evidence::Answer(_) => self.pick("answer", "回答"),
+            Evidence::ModelCalls(_) => self.pick("calls", "调用数"),
+            Evidence::NoToolErrors => self.pick("no errors", "无报错"),
+            Evidence::GoalCheck(_) => self.pick("goal", "目标"),
+        };
+        let names: Vec<&str> = evidence.iter().map(one).collect();
+        match self.lang {
+            Lang::En => format!("verified: {}", names.join(", ")),
+            Lang::Zh => format!("已验证：{}", names.join("、")),
+        }
+    }
+}

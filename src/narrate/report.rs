@@ -1,0 +1,122 @@
+//! The lines of `loopstep run` and `loopstep validate` around the steps:
+//! headers, totals, the closing summary.
+
+use super::{Lang, Say, plural};
+use crate::engine::{Budget, CheckPolicy, Mistake, SAFETY_CAP};
+
+impl Say {
+    /// "aurora-run · Anthropic Messages · max_turns 10 · production check".
+    pub fn run_header(
+        self,
+        id: &str,
+        budget: Budget,
+        max_turns: u32,
+        check: CheckPolicy,
+        mistake: Option<Mistake>,
+    ) -> String {
+        let (api, check) = (self.w.api, self.check_label(check));
+        let budget = match (self.lang, budget) {
+            (_, Budget::MaxTurns) => format!("max_turns {max_turns}"),
+            (Lang::En, Budget::SafetyCap) => format!("no max_turns (safety cap {SAFETY_CAP})"),
+            (Lang::Zh, Budget::SafetyCap) => format!("没有 max_turns（安全上限 {SAFETY_CAP}）"),
+        };
+        let mistake = match (self.lang, mistake) {
+            (_, None) => String::new(),
+            (Lang::En, Some(m)) => format!(" · MISTAKE: {}", m.name()),
+            (Lang::Zh, Some(m)) => format!(" · 常见错误：{}", m.name()),
+        };
+        format!("{id} · {api} · {budget} · {check}{mistake}")
+    }
+
+    pub fn question_line(self, question: &str) -> String {
+        match self.lang {
+            Lang::En => format!("question: {question}"),
+            Lang::Zh => format!("问题：{question}"),
+        }
+    }
+
+    pub fn note_line(self, note: &str) -> String {
+        format!("{}{note}", self.note())
+    }
+
+    pub fn run_divider(self, n: usize, count: usize, title: &str) -> String {
+        match self.lang {
+            Lang::En => format!("── run {n} of {count}: {title} ──"),
+            Lang::Zh => format!("── 第 {n} 个运行，共 {count} 个：{title} ──"),
+        }
+    }
+
+    pub fn turn_label(self, turn: u32) -> String {
+        match self.lang {
+            Lang::En => format!("turn {turn}"),
+            Lang::Zh => format!("第 {turn} 轮"),
+        }
+    }
+
+    /// The closing line: counts, how the run ended, and the goal check.
+    pub fn run_summary(self, calls: usize, tools: usize, outcome: &str, goal: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "model calls: {calls} · tool calls: {tools} · outcome: {outcome} · goal check: {goal}"
+            ),
+            Lang::Zh => format!(
+                "模型调用：{calls} · 工具调用：{tools} · 结果：{outcome} · 目标检查：{goal}"
+            ),
+        }
+    }
+
+    pub fn goal_verified(self, evidence: &str) -> String {
+        match self.lang {
+            Lang::En => format!("verified ({evidence})"),
+            Lang::Zh => format!("已验证（{evidence}）"),
+        }
+    }
+
+    pub fn goal_not_verified(self) -> &'static str {
+        self.pick("not verified", "未通过验证")
+    }
+
+    pub fn goal_not_checked(self) -> &'static str {
+        self.pick("not checked", "未检查")
+    }
+
+    pub fn totals(self, runs: usize, calls: usize, tools: usize, answered: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "totals: {runs} runs · model calls: {calls} · tool calls: {tools} · answered: {answered}"
+            ),
+            Lang::Zh => format!(
+                "合计：{runs} 个运行 · 模型调用：{calls} · 工具调用：{tools} · 已回答：{answered}"
+            ),
+        }
+    }
+
+    /// `validate`'s first line: the file is valid, in this format, with n runs.
+    pub fn valid_file(self, path: &str, kind: &str, runs: usize) -> String {
+        match self.lang {
+            Lang::En => format!("{path}: valid {kind}, {runs} run{}", plural(runs)),
+            Lang::Zh => format!("{path}：有效的 {kind}，{runs} 个运行"),
+        }
+    }
+
+    /// One run in `validate`'s list.
+    pub fn valid_run(
+        self,
+        id: &str,
+        replies: usize,
+        tools: usize,
+        max_turns: u32,
+        title: &str,
+    ) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "{id}: {replies} repl{}, {tools} tool{}, max_turns {max_turns} · {title}",
+                if replies == 1 { "y" } else { "ies" },
+                plural(tools)
+            ),
+            Lang::Zh => {
+                format!("{id}：{replies} 条回复，{tools} 个工具，max_turns {max_turns} · {title}")
+            }
+        }
+    }
+}

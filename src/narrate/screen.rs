@@ -1,0 +1,420 @@
+//! The screen's fixed words: titles, the diagram, the turn log, the keys,
+//! the gauge and the outcome.
+
+use super::{Lang, Say, plural};
+use crate::engine::{CheckPolicy, Phase};
+
+impl Say {
+    pub fn app_name(self) -> &'static str {
+        "loopstep"
+    }
+
+    pub fn question(self) -> &'static str {
+        self.pick("question", "问题")
+    }
+
+    pub fn model(self) -> &'static str {
+        self.pick("model", "模型")
+    }
+
+    pub fn loop_title(self) -> &'static str {
+        self.pick("the loop", "循环")
+    }
+
+    pub fn messages_title(self) -> &'static str {
+        "messages"
+    }
+
+    pub fn kind_thinking(self) -> &'static str {
+        self.pick("thinking", "思考")
+    }
+
+    pub fn empty_message(self) -> &'static str {
+        self.pick("(empty)", "（空）")
+    }
+
+    pub fn turns_so_far(self) -> &'static str {
+        self.pick("turns so far", "已走过的轮")
+    }
+
+    /// A phase as the lessons name it.
+    pub fn phase(self, phase: Phase) -> &'static str {
+        match (self.lang, phase) {
+            (Lang::En, phase) => phase.as_str(),
+            (Lang::Zh, Phase::Start) => "开始",
+            (Lang::Zh, Phase::Call) => "调用",
+            (Lang::Zh, Phase::Check) => "检查",
+            (Lang::Zh, Phase::Dispatch) => "派发",
+            (Lang::Zh, Phase::Append) => "追加",
+            (Lang::Zh, Phase::GoalCheck) => "目标检查",
+            (Lang::Zh, Phase::Inserted) => "客户端插入",
+            (Lang::Zh, Phase::Answer) => "回答",
+            (Lang::Zh, Phase::BudgetExhausted) => "预算耗尽",
+            (Lang::Zh, Phase::Stopped) => "中止",
+            (Lang::Zh, Phase::RecordingEnded) => "录制结束",
+            (Lang::Zh, Phase::Rejected) => "被拒绝",
+        }
+    }
+
+    // The turn log under the diagram: one line per turn.
+    pub fn turn_line(self, turn: u32, what: &str) -> String {
+        format!("{turn:>2}  {what}")
+    }
+
+    pub fn turn_tools(self, stop_reason: &str, tools: usize) -> String {
+        match self.lang {
+            Lang::En => format!("{stop_reason} → {tools} tool{}", plural(tools)),
+            Lang::Zh => format!("{stop_reason} → {tools} 个工具"),
+        }
+    }
+
+    pub fn turn_continue(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{stop_reason} → again"),
+            Lang::Zh => format!("{stop_reason} → 再调用"),
+        }
+    }
+
+    pub fn turn_not_done(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{stop_reason} → not done yet"),
+            Lang::Zh => format!("{stop_reason} → 还没完成"),
+        }
+    }
+
+    pub fn turn_answer(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{stop_reason} → answer"),
+            Lang::Zh => format!("{stop_reason} → 回答"),
+        }
+    }
+
+    pub fn turn_stop(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{stop_reason} → halt"),
+            Lang::Zh => format!("{stop_reason} → 中止"),
+        }
+    }
+
+    pub fn turn_start(self) -> &'static str {
+        self.pick("start", "开始")
+    }
+
+    pub fn turn_calling(self) -> &'static str {
+        self.pick("calling…", "调用中…")
+    }
+
+    pub fn turn_budget(self) -> &'static str {
+        self.pick("no turn left → None", "没有剩余轮次 → None")
+    }
+
+    // Diagram nodes and edge labels, kept short: the diagram is narrow.
+    pub fn node_start(self) -> &'static str {
+        self.pick("start", "开始")
+    }
+
+    pub fn node_call(self) -> &'static str {
+        self.pick("call", "调用")
+    }
+
+    pub fn node_check(self) -> &'static str {
+        self.pick("check", "检查")
+    }
+
+    pub fn node_dispatch(self) -> &'static str {
+        self.pick("dispatch", "派发")
+    }
+
+    pub fn node_append(self) -> &'static str {
+        self.pick("append", "追加")
+    }
+
+    pub fn node_answer(self) -> &'static str {
+        self.pick("answer", "回答")
+    }
+
+    pub fn node_none(self) -> &'static str {
+        "None"
+    }
+
+    /// The exit that is neither an answer nor None; not "stop", which
+    /// OpenAI uses for a finished answer.
+    pub fn node_halt(self) -> &'static str {
+        self.pick("halt", "中止")
+    }
+
+    pub fn edge_budget(self) -> &'static str {
+        self.pick(" ─ budget spent ▶ ", " ─ 预算耗尽 ▶ ")
+    }
+
+    pub fn edge_answer(self) -> String {
+        format!(" ─ {} ─▶ ", self.w.answer_stop)
+    }
+
+    pub fn edge_tool(self) -> String {
+        format!("   │ {}", self.w.tool_stop)
+    }
+
+    pub fn edge_other(self) -> &'static str {
+        self.pick("  other ▶ ", "  其他 ▶ ")
+    }
+
+    // The help overlay and the footer.
+    pub fn help_title(self) -> &'static str {
+        self.pick("keys", "按键")
+    }
+
+    pub fn help_close(self) -> &'static str {
+        self.pick("? or Esc closes", "? 或 Esc 关闭")
+    }
+
+    pub fn key_step(self) -> &'static str {
+        self.pick("next / previous phase", "下一步 / 上一步")
+    }
+
+    pub fn key_turn(self) -> &'static str {
+        self.pick("next / previous turn", "下一轮 / 上一轮")
+    }
+
+    pub fn key_start_end(self) -> &'static str {
+        self.pick("start / end of the run", "跳到开头 / 结尾")
+    }
+
+    pub fn key_turns(self) -> &'static str {
+        self.pick(
+            "max_turns up / down (min. 1), replayed at once",
+            "max_turns 加 / 减（至少 1），立即重放",
+        )
+    }
+
+    pub fn key_reset_turns(self) -> &'static str {
+        self.pick(
+            "max_turns back to the run's own",
+            "max_turns 恢复为本次运行的设定",
+        )
+    }
+
+    pub fn key_run(self) -> &'static str {
+        self.pick("next / previous run", "下一个 / 上一个运行")
+    }
+
+    pub fn key_pick_run(self) -> &'static str {
+        self.pick("open run 1, 2, 3 …", "打开第 1、2、3 … 个运行")
+    }
+
+    pub fn key_check(self) -> &'static str {
+        self.pick(
+            "switch the check: lesson / production",
+            "切换检查：本课简化检查 / 生产循环",
+        )
+    }
+
+    pub fn key_mistake(self) -> &'static str {
+        self.pick(
+            "next common mistake / the correct loop",
+            "下一个常见错误 / 改回正确的循环",
+        )
+    }
+
+    pub fn key_scroll(self) -> &'static str {
+        self.pick("scroll messages", "滚动 messages")
+    }
+
+    pub fn key_detail_scroll(self) -> &'static str {
+        self.pick("scroll the detail pane", "滚动详情面板")
+    }
+
+    pub fn key_wire(self) -> &'static str {
+        self.pick(
+            "detail: summary / the JSON on the wire",
+            "详情：摘要 / 实际收发的 JSON",
+        )
+    }
+
+    pub fn key_expand(self) -> &'static str {
+        self.pick("unfold / fold long texts", "展开 / 折叠长文本")
+    }
+
+    pub fn key_lang(self) -> &'static str {
+        self.pick("中文 / English", "中文 / English")
+    }
+
+    pub fn key_help(self) -> &'static str {
+        self.pick("show or hide this help", "显示或隐藏本帮助")
+    }
+
+    pub fn key_quit(self) -> &'static str {
+        self.pick("quit", "退出")
+    }
+
+    pub fn footer_step(self) -> &'static str {
+        self.pick("step", "步")
+    }
+
+    pub fn footer_turn(self) -> &'static str {
+        self.pick("turn", "轮")
+    }
+
+    pub fn footer_turns(self) -> &'static str {
+        "max_turns"
+    }
+
+    pub fn footer_run(self) -> &'static str {
+        self.pick("run", "运行")
+    }
+
+    pub fn footer_mistake(self) -> &'static str {
+        self.pick("mistake", "错误")
+    }
+
+    pub fn footer_lang(self) -> &'static str {
+        self.pick("中文", "English")
+    }
+
+    pub fn footer_help(self) -> &'static str {
+        self.pick("help", "帮助")
+    }
+
+    pub fn footer_quit(self) -> &'static str {
+        self.pick("quit", "退出")
+    }
+
+    pub fn too_small(self, width: u16, height: u16, min_width: u16, min_height: u16) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "loopstep needs a terminal of at least {min_width}×{min_height}; this one is \
+                 {width}×{height}. Enlarge the window or make the font smaller. q quits."
+            ),
+            Lang::Zh => format!(
+                "loopstep 需要至少 {min_width}×{min_height} 的终端，当前为 {width}×{height}。\
+                 请放大窗口或缩小字体。按 q 退出。"
+            ),
+        }
+    }
+
+    // The title bar.
+    pub fn run_position(self, index: usize, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!("run {}/{count}", index + 1),
+            Lang::Zh => format!("运行 {}/{count}", index + 1),
+        }
+    }
+
+    pub fn check_label(self, policy: CheckPolicy) -> &'static str {
+        match policy {
+            CheckPolicy::Lesson => self.pick("lesson check", "本课简化检查"),
+            CheckPolicy::Production => self.pick("production check", "生产循环检查"),
+        }
+    }
+
+    pub fn mistake_banner(self, name: &str) -> String {
+        match self.lang {
+            Lang::En => format!(" MISTAKE: {name} · M fixes "),
+            Lang::Zh => format!(" 常见错误：{name} · 按 M 改正 "),
+        }
+    }
+
+    // The messages panel's title.
+    pub fn messages_sent(self, number: u32, count: usize, chars: usize) -> String {
+        match self.lang {
+            Lang::En => {
+                format!("call #{number} sent all {count} ({chars} chars) · reply → #{count}")
+            }
+            Lang::Zh => {
+                format!("第 {number} 次调用发送全部 {count} 条（{chars} 字符）· 回复 → #{count}")
+            }
+        }
+    }
+
+    pub fn messages_held(self, count: usize, chars: usize) -> String {
+        match self.lang {
+            Lang::En => format!("{count} so far, {chars} chars"),
+            Lang::Zh => format!("目前 {count} 条，{chars} 字符"),
+        }
+    }
+
+    pub fn step_title(self, index: usize, count: usize, turn: u32, phase: Phase) -> String {
+        let phase = self.phase(phase);
+        match self.lang {
+            Lang::En => format!("step {}/{count} · turn {turn} · {phase}", index + 1),
+            Lang::Zh => format!("第 {}/{count} 步 · 第 {turn} 轮 · {phase}", index + 1),
+        }
+    }
+
+    // The turn-budget gauge.
+    pub fn gauge_left(self, used: usize, max: u32) -> String {
+        let left = max as usize - used.min(max as usize);
+        match self.lang {
+            Lang::En => format!("model calls {used} / max_turns {max} · {left} left"),
+            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 剩余 {left} 轮"),
+        }
+    }
+
+    pub fn gauge_last(self, used: usize, max: u32) -> String {
+        match self.lang {
+            Lang::En => format!("model calls {used} / max_turns {max} · last turn"),
+            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 最后一轮"),
+        }
+    }
+
+    pub fn gauge_spent(self, used: usize, max: u32) -> String {
+        match self.lang {
+            Lang::En => {
+                format!("model calls {used} / max_turns {max} · spent → None, not an answer")
+            }
+            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 预算耗尽 → None，不是回答"),
+        }
+    }
+
+    /// The gauge of a loop without a budget: the engine's cap is all that stops it.
+    pub fn gauge_no_budget(self, used: usize, cap: u32) -> String {
+        match self.lang {
+            Lang::En => format!("model calls {used} · no max_turns · safety cap {cap}"),
+            Lang::Zh => format!("模型调用 {used} · 没有 max_turns · 安全上限 {cap}"),
+        }
+    }
+
+    // The outcome beside the gauge.
+    pub fn outcome(self) -> &'static str {
+        self.pick("outcome", "结果")
+    }
+
+    pub fn outcome_pending(self) -> &'static str {
+        self.pick("running", "进行中")
+    }
+
+    pub fn outcome_answer(self, text: &str) -> String {
+        format!("\"{text}\"")
+    }
+
+    pub fn outcome_none(self) -> &'static str {
+        "None"
+    }
+
+    pub fn outcome_stopped(self, stop_reason: &str) -> String {
+        match self.lang {
+            Lang::En => format!("halted ({} {stop_reason})", self.w.stop_field),
+            Lang::Zh => format!("中止（{} {stop_reason}）", self.w.stop_field),
+        }
+    }
+
+    pub fn outcome_halted(self) -> &'static str {
+        self.pick("halted", "中止")
+    }
+
+    pub fn outcome_recording_ended(self) -> &'static str {
+        self.pick("recording ended", "录制结束")
+    }
+
+    pub fn outcome_rejected(self) -> &'static str {
+        self.pick("rejected by the API", "被 API 拒绝")
+    }
+
+    pub fn mistake_not_shown_label(self) -> &'static str {
+        self.pick("mistake not shown", "错误未体现")
+    }
+
+    pub fn not_verified(self) -> &'static str {
+        self.pick("NOT verified", "未通过验证")
+    }
+}
