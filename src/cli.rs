@@ -12,7 +12,8 @@ use crate::engine::{CheckPolicy, Config, Mistake, Trace};
 use crate::narrate::Lang;
 use crate::report;
 use crate::transcript::{
-    BUILTIN_NAMES, Format as SourceFormat, LoadError, Transcript, builtin, open,
+    BUILTIN_NAMES, Format as SourceFormat, LoadError, Localized, Transcript, builtin, builtin_in,
+    open, open_in,
 };
 use crate::tui;
 
@@ -264,21 +265,22 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
     args
 }
 
-/// The runs the screen can switch between: the built-ins, then the runs of
-/// the opened file if it is not one of them; and the index of the one to open.
+/// The runs the screen can switch between, in both languages: the
+/// built-ins, then the runs of the opened file if it is not one of them;
+/// and the index of the one to open.
 fn screen_runs(
     name_or_path: &str,
     from: Option<FromFormat>,
-) -> Result<(Vec<Transcript>, usize), Failure> {
-    let mut runs = BUILTIN_NAMES
-        .iter()
-        .map(|name| builtin(name).context("a built-in run is missing"))
-        .collect::<anyhow::Result<Result<Vec<_>, _>>>()??;
+) -> Result<(Vec<Localized>, usize), Failure> {
+    let mut runs = Vec::new();
+    for name in BUILTIN_NAMES {
+        runs.extend(Localized::open(name, None)?);
+    }
     let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
         Some(index) => index,
         None => {
             let index = runs.len();
-            runs.extend(open(name_or_path, from.map(FromFormat::format))?.runs);
+            runs.extend(Localized::open(name_or_path, from.map(FromFormat::format))?);
             index
         }
     };
@@ -314,7 +316,7 @@ pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
             format,
             from,
         } => {
-            let source = open(&run, from.map(FromFormat::format))?;
+            let source = open_in(&run, from.map(FromFormat::format), lang)?;
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
@@ -328,13 +330,15 @@ pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
         Command::List => {
             let mut listing = String::new();
             for name in BUILTIN_NAMES {
-                let transcript = builtin(name).context("a built-in run is missing")??;
+                let transcript = builtin_in(name, lang).context("a built-in run is missing")??;
                 listing.push_str(&format!("{name:<24} {}\n", transcript.description));
             }
             emit(&listing)?;
         }
         Command::Validate { path, from } => {
-            let source = open(&path, from.map(FromFormat::format))?;
+            // A transcript with texts in both languages must hold in both.
+            Localized::open(&path, from.map(FromFormat::format))?;
+            let source = open_in(&path, from.map(FromFormat::format), lang)?;
             emit(&report::summary(&path, &source, lang))?;
         }
         Command::Import { file, output, from } => {

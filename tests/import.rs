@@ -318,7 +318,7 @@ fn every_recording_survives_a_round_trip_through_the_native_format() {
     ] {
         let source = load(name);
         let native = serde_json::to_string(&source.runs).unwrap();
-        let back = Transcript::parse_many(&native, "round trip")
+        let back = Transcript::parse_many(&native, "round trip", loopstep::narrate::Lang::En)
             .unwrap_or_else(|e| panic!("{name}: the native form does not load: {e}"));
         assert_eq!(back, source.runs, "{name}");
         for (original, reloaded) in source.runs.iter().zip(&back) {

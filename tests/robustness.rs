@@ -2,6 +2,7 @@
 //! formats it reads, and random bytes, go through every importer and, when
 //! they load, through a replay.
 
+use loopstep::narrate::Lang;
 use loopstep::transcript::{Format, import};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -107,7 +108,7 @@ fn load_and_replay(text: &str) {
         Some(Format::ClaudeCode),
     ];
     for from in forced {
-        if let Ok(source) = import::load(text, "fuzz", "fuzz", from) {
+        if let Ok(source) = import::load(text, "fuzz", "fuzz", from, Lang::Zh) {
             for run in &source.runs {
                 let trace = run.replay(run.default_config());
                 assert!(trace.outcome().is_some(), "every replay ends with an exit");

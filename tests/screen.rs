@@ -5,7 +5,7 @@ use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
 use loopstep::narrate::{Lang, Say};
-use loopstep::transcript::{BUILTIN_NAMES, Transcript, builtin};
+use loopstep::transcript::{BUILTIN_NAMES, Localized, Transcript};
 use loopstep::tui::view::{BudgetState, budget_gauge};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
 use ratatui::Terminal;
@@ -15,11 +15,17 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::widgets::Widget;
 
-fn builtins() -> Vec<Transcript> {
+/// Every built-in run, in both languages, as the screen opens them.
+fn builtins() -> Vec<Localized> {
     BUILTIN_NAMES
         .iter()
-        .map(|n| builtin(n).unwrap().unwrap())
+        .flat_map(|n| Localized::open(n, None).unwrap())
         .collect()
+}
+
+/// Runs that read the same in both languages.
+fn same_in_both(runs: Vec<Transcript>) -> Vec<Localized> {
+    runs.into_iter().map(Localized::from).collect()
 }
 
 fn app_on(run: &str) -> App {
@@ -282,7 +288,7 @@ fn runs_switch_with_tab_and_numbers() {
         "it wraps around"
     );
 
-    let three: Vec<Transcript> = builtins().into_iter().take(3).collect();
+    let three: Vec<Localized> = builtins().into_iter().take(3).collect();
     let mut app = App::new(three, 0, Settings::default());
     drive(&mut app, 80, 24, &["9"]);
     assert_eq!(
@@ -336,7 +342,11 @@ fn hostile_text_cannot_break_the_layout() {
     });
     let transcript = Transcript::parse(&hostile.to_string(), "hostile").unwrap();
     for (w, h) in SIZES {
-        let mut app = App::new(vec![transcript.clone()], 0, Settings::default());
+        let mut app = App::new(
+            same_in_both(vec![transcript.clone()]),
+            0,
+            Settings::default(),
+        );
         for keys in [&[][..], &["End"][..]] {
             let terminal = drive(&mut app, w, h, keys);
             let buffer = buffer(&terminal);
@@ -390,7 +400,11 @@ fn long_output_run() -> Transcript {
 
 #[test]
 fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
-    let mut app = App::new(vec![long_output_run()], 0, Settings::default());
+    let mut app = App::new(
+        same_in_both(vec![long_output_run()]),
+        0,
+        Settings::default(),
+    );
     let folded = drive(&mut app, 80, 40, &["Right", "Right", "Right"])
         .backend()
         .to_string();
@@ -433,7 +447,7 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
     let source = loopstep::transcript::open(&path, None).unwrap();
     let mut runs = builtins();
     let first = runs.len();
-    runs.extend(source.runs);
+    runs.extend(same_in_both(source.runs));
     let mut app = App::new(runs, first + 1, Settings::default());
     let text = drive(&mut app, 120, 40, &[]).backend().to_string();
     assert!(text.contains(&format!("run {0}/{0}", BUILTIN_NAMES.len() + 2)));
@@ -662,7 +676,7 @@ fn the_stateless_caption_keeps_the_lessons_qualifier() {
         env!("CARGO_MANIFEST_DIR")
     );
     let source = loopstep::transcript::open(&responses_path, None).unwrap();
-    let mut app = App::new(source.runs, 0, Settings::default());
+    let mut app = App::new(same_in_both(source.runs), 0, Settings::default());
     let second = drive(&mut app, 120, 40, &["n"]).backend().to_string();
     assert!(
         second.contains("can keep the conversation on its side (previous_response_id)"),

@@ -1,6 +1,7 @@
 //! The recorded runs shipped inside the binary, so it works from any folder.
 
 use super::{LoadError, Transcript};
+use crate::narrate::Lang;
 
 /// A built-in run: its name and the transcript file of that name.
 macro_rules! run {
@@ -45,6 +46,15 @@ pub const BUILTIN_NAMES: [&str; BUILTINS.len()] = {
 
 /// The built-in run called `name`, parsed and validated, if there is one.
 pub fn builtin(name: &str) -> Option<Result<Transcript, LoadError>> {
+    builtin_in(name, Lang::En)
+}
+
+/// The same, its texts in `lang`.
+pub fn builtin_in(name: &str, lang: Lang) -> Option<Result<Transcript, LoadError>> {
     let (_, source) = BUILTINS.iter().find(|(n, _)| *n == name)?;
-    Some(Transcript::parse(source, &format!("built-in run `{name}`")))
+    Some(Transcript::parse_in(
+        source,
+        &format!("built-in run `{name}`"),
+        lang,
+    ))
 }

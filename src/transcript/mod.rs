@@ -4,6 +4,7 @@
 mod builtin;
 mod error;
 pub mod import;
+mod localize;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -18,8 +19,9 @@ use crate::engine::{
     Config, Event, Goal, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef,
     ToolEnv, ToolErrors, ToolOutput, Trace,
 };
+use crate::narrate::Lang;
 
-pub use builtin::{BUILTIN_NAMES, builtin};
+pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 
@@ -180,9 +182,15 @@ struct Scenario {
 }
 
 /// Opens a built-in run by name, or else a file in any format loopstep
-/// reads (`from` forces one instead of recognising it).
+/// reads (`from` forces one instead of recognising it), in English.
 pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadError> {
-    if let Some(found) = builtin(name_or_path) {
+    open_in(name_or_path, from, Lang::En)
+}
+
+/// The same, with the texts that a native transcript gives in both
+/// languages taken in `lang`.
+pub fn open_in(name_or_path: &str, from: Option<Format>, lang: Lang) -> Result<Source, LoadError> {
+    if let Some(found) = builtin_in(name_or_path, lang) {
         return Ok(Source {
             format: Format::Native,
             kind: "built-in run".to_owned(),
@@ -202,7 +210,48 @@ pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadErro
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
-    import::load(&text, &path.display().to_string(), &name, from)
+    import::load(&text, &path.display().to_string(), &name, from, lang)
+}
+
+/// A run in both languages; most runs read the same in both.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Localized {
+    pub en: Transcript,
+    pub zh: Transcript,
+}
+
+impl Localized {
+    pub fn get(&self, lang: Lang) -> &Transcript {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+
+    /// Every run of a source, in both languages: a native file is read
+    /// again for Chinese, a recording is the same in both.
+    pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Vec<Localized>, LoadError> {
+        let en = open_in(name_or_path, from, Lang::En)?;
+        let zh = match en.format {
+            Format::Native => open_in(name_or_path, from, Lang::Zh)?.runs,
+            _ => en.runs.clone(),
+        };
+        Ok(en
+            .runs
+            .into_iter()
+            .zip(zh)
+            .map(|(en, zh)| Localized { en, zh })
+            .collect())
+    }
+}
+
+impl From<Transcript> for Localized {
+    fn from(run: Transcript) -> Self {
+        Localized {
+            zh: run.clone(),
+            en: run,
+        }
+    }
 }
 
 /// `value` if validation found no problem, else every problem found.
@@ -250,11 +299,14 @@ pub enum Verification {
 }
 
 impl Transcript {
-    /// Parses native JSON that holds one transcript or an array of them.
-    pub fn parse_many(text: &str, origin: &str) -> Result<Vec<Transcript>, LoadError> {
+    /// Parses native JSON that holds one transcript or an array of them,
+    /// its texts in `lang`.
+    pub fn parse_many(text: &str, origin: &str, lang: Lang) -> Result<Vec<Transcript>, LoadError> {
         if !text.trim_start().starts_with('[') {
-            return Ok(vec![Transcript::parse(text, origin)?]);
+            return Ok(vec![Transcript::parse_in(text, origin, lang)?]);
         }
+        let localized = localized_text(text, origin, lang)?;
+        let text = localized.as_deref().unwrap_or(text);
         let runs: Vec<Transcript> = from_json(text, origin)?;
         let problems: Vec<Problem> = runs
             .iter()
@@ -273,8 +325,16 @@ impl Transcript {
         valid(runs, problems, origin)
     }
 
-    /// Parses and validates JSON text; `origin` names it in messages.
+    /// Parses and validates JSON text, in English; `origin` names it in
+    /// messages.
     pub fn parse(text: &str, origin: &str) -> Result<Transcript, LoadError> {
+        Transcript::parse_in(text, origin, Lang::En)
+    }
+
+    /// The same, with texts given in both languages taken in `lang`.
+    pub fn parse_in(text: &str, origin: &str, lang: Lang) -> Result<Transcript, LoadError> {
+        let localized = localized_text(text, origin, lang)?;
+        let text = localized.as_deref().unwrap_or(text);
         let top: serde_json::Value = from_json(text, origin)?;
         let Some(fields) = top.as_object() else {
             return Err(LoadError::one_problem(
@@ -289,7 +349,7 @@ impl Transcript {
         // A scenario is recognised by its `base` field; it borrows a built-in run.
         let transcript = if fields.contains_key("base") {
             let scenario: Scenario = from_json(text, origin)?;
-            scenario.apply(origin)?
+            scenario.apply(origin, lang)?
         } else {
             from_json(text, origin)?
         };
@@ -398,8 +458,8 @@ impl Transcript {
 }
 
 impl Scenario {
-    fn apply(self, origin: &str) -> Result<Transcript, LoadError> {
-        let Some(base) = builtin(&self.base) else {
+    fn apply(self, origin: &str, lang: Lang) -> Result<Transcript, LoadError> {
+        let Some(base) = builtin_in(&self.base, lang) else {
             return Err(LoadError::one_problem(
                 origin,
                 "base",
@@ -421,6 +481,19 @@ impl Scenario {
             ..base
         })
     }
+}
+
+/// The JSON text with its localised texts taken in `lang`, when it has
+/// any; `None` when it is already plain (so errors keep their lines).
+fn localized_text(text: &str, origin: &str, lang: Lang) -> Result<Option<String>, LoadError> {
+    let mut doc: serde_json::Value = from_json(text, origin)?;
+    let changed = match &mut doc {
+        serde_json::Value::Array(runs) => runs
+            .iter_mut()
+            .fold(false, |any, run| localize::localize(run, lang) | any),
+        one => localize::localize(one, lang),
+    };
+    Ok(changed.then(|| serde_json::to_string_pretty(&doc).unwrap_or_default()))
 }
 
 pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {

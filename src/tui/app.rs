@@ -7,7 +7,7 @@
 use std::num::NonZeroU32;
 
 use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Rounds, Step, Trace};
-use crate::transcript::Transcript;
+use crate::transcript::{Localized, Transcript};
 
 use ratatui::layout::Rect;
 
@@ -46,7 +46,7 @@ impl DetailView {
 }
 
 pub struct App {
-    runs: Vec<Transcript>,
+    runs: Vec<Localized>,
     current: usize,
     config: Config,
     trace: Trace,
@@ -72,9 +72,9 @@ pub struct App {
 impl App {
     /// Opens `runs[current]` with `settings`; the budget is the run's own
     /// unless the settings give one.
-    pub fn new(runs: Vec<Transcript>, current: usize, settings: Settings) -> Self {
+    pub fn new(runs: Vec<Localized>, current: usize, settings: Settings) -> Self {
         let current = current.min(runs.len().saturating_sub(1));
-        let transcript = &runs[current];
+        let transcript = runs[current].get(settings.lang);
         let config = Config {
             max_turns: settings.max_turns.unwrap_or(transcript.max_turns),
             check: settings.check,
@@ -104,7 +104,7 @@ impl App {
     }
 
     pub fn transcript(&self) -> &Transcript {
-        &self.runs[self.current]
+        self.runs[self.current].get(self.lang)
     }
 
     pub fn runs(&self) -> (usize, usize) {
@@ -191,7 +191,7 @@ impl App {
     fn replay(&mut self) {
         let old = self.step().clone();
         let was_at_end = self.at_end();
-        self.trace = self.runs[self.current].replay(self.config);
+        self.trace = self.transcript().replay(self.config);
         self.count_chars();
         let last = self.trace.steps.len() - 1;
         let same = self
@@ -213,13 +213,21 @@ impl App {
         self.config = Config {
             check: self.config.check,
             mistake: self.config.mistake,
-            ..self.runs[index].default_config()
+            ..self.runs[index].get(self.lang).default_config()
         };
-        self.trace = self.runs[index].replay(self.config);
+        self.trace = self.runs[index].get(self.lang).replay(self.config);
         self.count_chars();
         self.cursor = 0;
         self.scroll_back = 0;
         self.detail_scroll = 0;
+    }
+
+    /// Switches language. The run's texts change with it, its steps do
+    /// not, so the replay keeps the cursor where it was.
+    fn toggle_lang(&mut self) {
+        self.lang = self.lang.toggled();
+        self.replay();
+        self.clamp_detail_scroll();
     }
 
     /// Keeps the detail pane's scroll within its content.
@@ -245,7 +253,7 @@ pub fn update(app: &mut App, action: Action) {
         match action {
             Action::Resize(width, height) => app.screen = Rect::new(0, 0, width, height),
             Action::ToggleHelp | Action::Back => app.show_help = false,
-            Action::ToggleLang => app.lang = app.lang.toggled(),
+            Action::ToggleLang => app.toggle_lang(),
             Action::Quit => app.should_quit = true,
             _ => {}
         }
@@ -321,10 +329,7 @@ pub fn update(app: &mut App, action: Action) {
             app.detail = app.detail.next();
             app.detail_scroll = 0;
         }
-        Action::ToggleLang => {
-            app.lang = app.lang.toggled();
-            app.clamp_detail_scroll();
-        }
+        Action::ToggleLang => app.toggle_lang(),
         Action::ToggleExpand => {
             app.expanded = !app.expanded;
             app.clamp_detail_scroll();

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::{LoadError, Transcript};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
+use crate::narrate::Lang;
 use segment::Recording;
 
 pub use segment::MISSING_RESULT;
@@ -70,6 +71,7 @@ pub fn load(
     origin: &str,
     name: &str,
     from: Option<Format>,
+    lang: Lang,
 ) -> Result<Source, LoadError> {
     let parsed = parse(text, origin)?;
     let format = match from {
@@ -81,7 +83,7 @@ pub fn load(
         })?,
     };
     if format == Format::Native {
-        let runs = Transcript::parse_many(text, origin)?;
+        let runs = Transcript::parse_many(text, origin, lang)?;
         return Ok(Source {
             format,
             kind: format.describe().to_owned(),
