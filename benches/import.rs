@@ -5,6 +5,7 @@
 
 use std::hint::black_box;
 
+use loopstep::narrate::Lang;
 use loopstep::transcript::import;
 use serde_json::json;
 
@@ -49,7 +50,7 @@ fn fifty_megabytes() -> String {
 fn import_50_mb(bencher: divan::Bencher) {
     let text = fifty_megabytes();
     bencher.bench(|| {
-        let source = import::load(black_box(&text), "bench", "bench", None).unwrap();
+        let source = import::load(black_box(&text), "bench", "bench", None, Lang::En).unwrap();
         assert_eq!(source.runs.len(), 5);
         source
     });
@@ -59,7 +60,7 @@ fn import_50_mb(bencher: divan::Bencher) {
 fn open_50_mb_and_replay_the_first_run(bencher: divan::Bencher) {
     let text = fifty_megabytes();
     bencher.bench(|| {
-        let source = import::load(black_box(&text), "bench", "bench", None).unwrap();
+        let source = import::load(black_box(&text), "bench", "bench", None, Lang::En).unwrap();
         let first = &source.runs[0];
         let trace = first.replay(first.default_config());
         assert_eq!(trace.tool_calls(), 400);
