@@ -71,7 +71,7 @@ fn open_50_mb_and_replay_the_first_run(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn replay_the_last_run_of_50_mb(bencher: divan::Bencher) {
     let text = fifty_megabytes();
-    let source = import::load(&text, "bench", "bench", None).unwrap();
+    let source = import::load(&text, "bench", "bench", None, Lang::En).unwrap();
     let last = source.runs.last().unwrap();
     bencher.bench(|| last.replay(black_box(last.default_config())).steps.len());
 }
