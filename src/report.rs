@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
-use crate::engine::{Outcome, Trace};
+use crate::engine::{Budget, Outcome, SAFETY_CAP, Trace};
 use crate::narrate::{Lang, Say};
 use crate::text::one_line;
 use crate::transcript::{Source, Transcript, Verification};
@@ -138,7 +138,7 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
         let phase = pad(say.phase(step.event.phase()), 16);
         lines.push(format!(
             "{turn}{phase} {}",
-            say.step_line(config.policy(), step)
+            say.step_line(config.policy(), transcript.goal.is_some(), step)
         ));
     }
     if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {
@@ -146,7 +146,7 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
     }
     let goal = match transcript.verify(trace) {
         Verification::Verified(evidence) => say.goal_verified(&say.evidence_list(&evidence)),
-        Verification::NotVerified(_) => say.goal_not_verified().to_owned(),
+        Verification::NotVerified(misses) => say.goal_not_verified(&say.miss_list(&misses)),
         Verification::NotChecked => say.goal_not_checked().to_owned(),
     };
     lines.push(say.run_summary(
@@ -178,6 +178,8 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "title": transcript.title,
         "dialect": dialect.id(),
         "max_turns": trace.config.max_turns,
+        // A loop without a budget (the no-budget mistake) stops at the cap.
+        "safety_cap": (trace.config.policy().budget == Budget::SafetyCap).then_some(SAFETY_CAP),
         "check": trace.config.check,
         "tool_errors": trace.config.tool_errors,
         "mistake": trace.config.mistake,
@@ -212,26 +214,25 @@ fn verification_label(v: &Verification) -> &'static str {
 /// A step's JSON with the run's own field names: the stop-reason field is
 /// `finish_reason` in an OpenAI Chat run, and only an Anthropic run calls
 /// a failed result `is_error`.
-fn in_dialect(dialect: Dialect, value: Value) -> Value {
+fn in_dialect(dialect: Dialect, mut step: Value) -> Value {
     let words = dialect.words();
-    match value {
-        Value::Object(fields) => Value::Object(
-            fields
-                .into_iter()
-                .map(|(key, value)| {
-                    let key = match key.as_str() {
-                        "stop_reason" => words.stop_field.to_owned(),
-                        "stop_reason_inferred" => format!("{}_inferred", words.stop_field),
-                        "is_error" => words.error_key.to_owned(),
-                        _ => key,
-                    };
-                    (key, in_dialect(dialect, value))
-                })
-                .collect::<Map<String, Value>>(),
-        ),
-        Value::Array(items) => {
-            Value::Array(items.into_iter().map(|v| in_dialect(dialect, v)).collect())
+    let rename = |object: &mut Map<String, Value>, from: &str, to: String| {
+        if let Some(value) = object.remove(from) {
+            object.insert(to, value);
         }
-        other => other,
+    };
+    // The step's own fields only: a tool's input or output is data and
+    // keeps every key it has.
+    if let Value::Object(fields) = &mut step {
+        rename(fields, "stop_reason", words.stop_field.to_owned());
+        rename(
+            fields,
+            "stop_reason_inferred",
+            format!("{}_inferred", words.stop_field),
+        );
+        if let Some(Value::Object(output)) = fields.get_mut("output") {
+            rename(output, "is_error", words.error_key.to_owned());
+        }
     }
+    step
 }

@@ -4,7 +4,7 @@
 
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
-use loopstep::engine::{CheckPolicy, Config, Trace};
+use loopstep::engine::{CheckPolicy, Config, Mistake, Trace};
 use loopstep::narrate::Lang;
 use loopstep::report;
 use loopstep::transcript::{Localized, Source, open};
@@ -24,6 +24,7 @@ fn foreign_words(dialect: Dialect) -> &'static [&'static str] {
             "function_call",
         ],
         Dialect::OpenaiChat => &[
+            "user message",
             "stop_reason",
             "tool_use",
             "tool_result",
@@ -88,16 +89,23 @@ fn draw(app: &mut App, keys: &[&str]) -> String {
     terminal.backend().to_string()
 }
 
+/// `run`'s text and JSON under both checks and every mistake.
 fn run_outputs(source: &Source) -> Vec<String> {
-    [CheckPolicy::Production, CheckPolicy::Lesson]
+    let mistakes = std::iter::once(None).chain(Mistake::ALL.map(Some));
+    let setups: Vec<(CheckPolicy, Option<Mistake>)> = mistakes
+        .map(|m| (CheckPolicy::Production, m))
+        .chain([(CheckPolicy::Lesson, None)])
+        .collect();
+    setups
         .into_iter()
-        .flat_map(|check| {
+        .flat_map(|(check, mistake)| {
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
                 .map(|t| {
                     t.replay(Config {
                         check,
+                        mistake,
                         ..t.default_config()
                     })
                 })

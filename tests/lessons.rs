@@ -4,7 +4,7 @@
 use loopstep::engine::{
     CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, SAFETY_CAP, StopCause, Trace,
 };
-use loopstep::transcript::{BUILTIN_NAMES, Evidence, Transcript, Verification, builtin};
+use loopstep::transcript::{BUILTIN_NAMES, Evidence, Miss, Transcript, Verification, builtin};
 
 fn run(name: &str) -> Transcript {
     builtin(name).unwrap().unwrap()
@@ -185,9 +185,10 @@ fn the_edge_cases_show_what_they_promise() {
     let t = run("answered-not-verified");
     let trace = t.replay(t.default_config());
     match t.verify(&trace) {
-        Verification::NotVerified(misses) => {
-            assert!(misses[0].contains("save_file") && misses[0].contains("Permission denied"))
-        }
+        Verification::NotVerified(misses) => assert!(matches!(
+            &misses[0],
+            Miss::ToolError { name, error, .. } if name == "save_file" && error.contains("Permission denied")
+        )),
         other => panic!("expected not verified, got {other:?}"),
     }
     // "verified" always names its evidence.
@@ -367,5 +368,19 @@ fn each_mistake_shows_itself_on_the_run_made_for_it() {
         Mistake::cycle(Some(Mistake::NoBudget)),
         None,
         "after the last mistake: the correct loop"
+    );
+}
+
+#[test]
+fn no_tool_is_no_evidence_for_a_goal_that_needs_tools() {
+    let t = run("answered-not-verified");
+    let early = t.replay(Config {
+        mistake: Some(Mistake::StopOnText),
+        ..t.default_config()
+    });
+    assert_eq!(early.tool_calls(), 0);
+    assert_eq!(
+        t.verify(&early),
+        Verification::NotVerified(vec![Miss::NoToolRan])
     );
 }

@@ -36,11 +36,18 @@ fn build(dialect: Dialect, replies: &[(Option<usize>, StopReason)]) -> Vec<Value
         .iter()
         .enumerate()
         .map(|(r, (tools, reason))| {
-            // Anthropic has no content filter; its nearest stop is a refusal.
-            let stop = dialect
-                .spell(*reason)
-                .or_else(|| dialect.spell(StopReason::Refusal))
-                .unwrap();
+            // A tool request and an answer are spelled as each API spells
+            // them (Responses: `completed` for both, the items decide);
+            // Anthropic has no content filter, its nearest stop is a refusal.
+            let words = dialect.words();
+            let stop = match reason {
+                StopReason::ToolUse => words.tool_stop,
+                StopReason::EndTurn => words.answer_stop,
+                other => dialect
+                    .spell(*other)
+                    .or_else(|| dialect.spell(StopReason::Refusal))
+                    .unwrap(),
+            };
             match tools {
                 None => says(&format!("answer {r}"), stop),
                 Some(n) => {

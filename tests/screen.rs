@@ -168,7 +168,7 @@ fn the_gauge_is_coloured_by_what_is_left() {
     for (state, used, max, colour, label) in cases {
         let mut buffer = Buffer::empty(area);
         let say = Say::new(Lang::En, Dialect::AnthropicMessages);
-        budget_gauge(say, used, max, state).render(area, &mut buffer);
+        budget_gauge(say, used, max, state, area.width).render(area, &mut buffer);
         // The first cell is in the filled part; the last in the empty part.
         assert_eq!(buffer[(0, 0)].fg, colour, "{state:?} filled");
         if used < max as usize {
@@ -184,6 +184,16 @@ fn the_gauge_is_coloured_by_what_is_left() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn a_narrow_gauge_shortens_its_label_instead_of_cutting_its_numbers() {
+    let area = Rect::new(0, 0, 30, 1);
+    let say = Say::new(Lang::En, Dialect::AnthropicMessages);
+    let mut buffer = Buffer::empty(area);
+    budget_gauge(say, 100, 4, BudgetState::NoBudget, area.width).render(area, &mut buffer);
+    let text: String = (0..30).map(|x| buffer[(x, 0)].symbol()).collect();
+    assert!(text.contains("100 calls · cap 100"), "{text}");
 }
 
 #[test]

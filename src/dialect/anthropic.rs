@@ -30,6 +30,8 @@ pub const WORDS: Words = Words {
     error_key: "is_error",
     tool_stop: "tool_use",
     answer_stop: "end_turn",
+    tool_edge: "tool_use",
+    calls_in_items: false,
     result_role: "user",
     keeps_state: false,
     results_together: true,

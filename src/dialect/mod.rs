@@ -54,9 +54,15 @@ pub struct Words {
     pub error_flag: Tr,
     /// The key loopstep's JSON output gives that flag.
     pub error_key: &'static str,
-    /// The stop reason that asks for tools, and the one that answers.
+    /// The stop reason that asks for tools, and the one that answers
+    /// (both `completed` in Responses, where the output items decide).
     pub tool_stop: &'static str,
     pub answer_stop: &'static str,
+    /// The diagram's label for the branch to the tools.
+    pub tool_edge: &'static str,
+    /// Whether the reply's items, not its stop reason, say that it asks
+    /// for tools (Responses).
+    pub calls_in_items: bool,
     /// The role a message of results has on the wire.
     pub result_role: &'static str,
     /// Whether the API can keep the conversation on its side.
@@ -142,6 +148,10 @@ impl Dialect {
     pub fn check_request(self, messages: &[Message]) -> Result<(), Rejection> {
         match self {
             Dialect::AnthropicMessages => anthropic::check_request(messages),
+            // Responses pairs `function_call` and `function_call_output` on
+            // `call_id` as Chat pairs `tool_calls` and `tool` messages; its
+            // docs show the pairing only by example, and its errors ("No tool
+            // output found for function call …") are those of Chat's rules.
             Dialect::OpenaiChat | Dialect::OpenaiResponses => openai_chat::check_request(messages),
         }
     }
@@ -248,6 +258,12 @@ mod tests {
         assert_eq!(
             OpenaiResponses.spell(StopReason::MaxTokens),
             Some("max_output_tokens")
+        );
+        // Responses has no status that asks for tools: the output items do.
+        assert_eq!(OpenaiResponses.spell(StopReason::ToolUse), None);
+        assert_eq!(
+            OpenaiResponses.stop_reason("completed"),
+            StopReason::Completed
         );
         assert_eq!(AnthropicMessages.spell(StopReason::ContentFilter), None);
     }

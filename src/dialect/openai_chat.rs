@@ -32,6 +32,8 @@ pub const WORDS: Words = Words {
     error_key: "error",
     tool_stop: "tool_calls",
     answer_stop: "stop",
+    tool_edge: "tool_calls",
+    calls_in_items: false,
     result_role: "tool",
     keeps_state: false,
     results_together: false,

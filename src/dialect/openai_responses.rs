@@ -32,19 +32,21 @@ pub const WORDS: Words = Words {
         zh: "输出文本",
     },
     error_key: "error",
-    tool_stop: "function_call",
+    tool_stop: "completed",
     answer_stop: "completed",
-    result_role: "tool",
+    tool_edge: "function_call",
+    calls_in_items: true,
+    // Responses items have no role; the list still needs a word for them.
+    result_role: "item",
     keeps_state: true,
     results_together: false,
 };
 
-/// How a replay records a Responses stop: `function_call` for a completed
-/// response that asks for tools, `completed` for one that answers, and the
-/// documented `incomplete_details.reason` values for the rest.
+/// How a replay records a Responses stop: its `status` when `completed`
+/// (the output items tell a tool request from an answer), else the
+/// documented `incomplete_details.reason`.
 pub const STOPS: &[(&str, StopReason)] = &[
-    ("function_call", StopReason::ToolUse),
-    ("completed", StopReason::EndTurn),
+    ("completed", StopReason::Completed),
     ("max_output_tokens", StopReason::MaxTokens),
     ("content_filter", StopReason::ContentFilter),
 ];
@@ -80,7 +82,7 @@ pub fn request(
 pub fn response(model: &str, reply: &Reply) -> Value {
     let reason = super::Dialect::OpenaiResponses.stop_reason(&reply.stop_reason);
     let (status, incomplete) = match reason {
-        StopReason::ToolUse | StopReason::EndTurn => ("completed", Value::Null),
+        StopReason::Completed => ("completed", Value::Null),
         _ => ("incomplete", json!({ "reason": reply.stop_reason })),
     };
     let output: Vec<Value> = reply
@@ -177,8 +179,8 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
     read
 }
 
-/// A response: its `output` items, and the stop the dialect records for
-/// its `status` (see [`STOPS`]).
+/// A response: its `output` items, and its `status`, or for an incomplete
+/// one the reason (see [`STOPS`]).
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let content: Vec<Block> = response
         .get("output")
@@ -187,16 +189,8 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
         .flatten()
         .filter_map(|item| read_item(reader, item).map(|(_, block)| block))
         .collect();
-    let calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
-    let spell = |reason| {
-        super::Dialect::OpenaiResponses
-            .spell(reason)
-            .map(str::to_owned)
-    };
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
     let stop_reason = match response.get("status").and_then(Value::as_str) {
-        Some("completed") if calls => spell(StopReason::ToolUse),
-        Some("completed") => spell(StopReason::EndTurn),
         Some("incomplete") => Some(
             text(response.pointer("/incomplete_details/reason"))
                 .unwrap_or_else(|| "incomplete".to_owned()),

@@ -12,6 +12,9 @@ pub enum StopReason {
     ToolUse,
     /// A finished answer.
     EndTurn,
+    /// OpenAI Responses' `completed`: the reply asks for tools when its
+    /// output holds `function_call` items, and answers when it does not.
+    Completed,
     /// The reply hit the output token limit.
     MaxTokens,
     StopSequence,
@@ -79,7 +82,8 @@ pub enum Verdict {
     Answer,
     /// `pause_turn`: send the conversation back as it is so the model continues.
     Continue,
-    /// End the run without an answer.
+    /// End the run without an answer: it halts.
+    #[serde(rename = "halt")]
     Stop(StopCause),
 }
 
@@ -88,7 +92,8 @@ pub enum Verdict {
 pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict {
     let has_tool_calls = reply.tool_calls().next().is_some();
     match (reason, has_tool_calls) {
-        (StopReason::ToolUse, true) => return Verdict::Dispatch,
+        (StopReason::ToolUse | StopReason::Completed, true) => return Verdict::Dispatch,
+        (StopReason::Completed, false) => return Verdict::Answer,
         (StopReason::ToolUse, false) => return Verdict::Stop(StopCause::ToolStopWithoutCalls),
         _ if policy == CheckPolicy::Lesson => return Verdict::Answer,
         _ => {}
@@ -99,7 +104,7 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
         // A tool request under any other stop reason is still pending: never
         // return it as the answer, never run it.
         _ if has_tool_calls => stop(StopCause::CallsWithoutToolStop),
-        StopReason::ToolUse => unreachable!("handled above"),
+        StopReason::ToolUse | StopReason::Completed => unreachable!("handled above"),
         StopReason::EndTurn | StopReason::StopSequence => Verdict::Answer,
         StopReason::PauseTurn => Verdict::Continue,
         StopReason::MaxTokens => stop(StopCause::Truncated),

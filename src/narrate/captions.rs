@@ -45,7 +45,8 @@ impl Say {
             ),
             (Lang::En, false) => format!(
                 "Call #{number}: the {api} API keeps no memory between calls, so the loop resends \
-                 all {messages} messages. The reply joins the list."
+                 all {messages} messages (some APIs can keep the conversation on their side, such \
+                 as OpenAI Responses with previous_response_id). The reply joins the list."
             ),
             (Lang::Zh, true) => format!(
                 "第 {number} 次调用：{api} 可以在服务端保存对话（previous_response_id），\
@@ -53,33 +54,50 @@ impl Say {
             ),
             (Lang::Zh, false) => format!(
                 "第 {number} 次调用：{api} API 在两次调用之间不保存任何状态，\
-                 所以循环重新发送全部 {messages} 条消息。回复加入列表。"
+                 所以循环重新发送全部 {messages} 条消息（有些 API 可以在服务端保存对话，\
+                 比如 OpenAI Responses 的 previous_response_id）。回复加入列表。"
             ),
         }
     }
 
     pub fn caption_check_dispatch(self, stop_reason: &str) -> String {
-        let field = self.stop_field();
-        match self.lang {
-            Lang::En => format!(
+        let (field, items) = (self.stop_field(), self.w.tool_edge);
+        match (self.lang, self.w.calls_in_items) {
+            (Lang::En, true) => format!(
+                "Check: {field} is {stop_reason} and the output holds {items} items, so the model \
+                 is asking for tools. The loop reads the response; it never guesses from the text."
+            ),
+            (Lang::Zh, true) => format!(
+                "检查：{field} 为 {stop_reason}，输出里有 {items} 项，说明模型在提出工具请求。\
+                 循环只看响应本身，从不根据文字去猜。"
+            ),
+            (Lang::En, false) => format!(
                 "Check: {field} is {stop_reason}, so the model is asking for tools. The loop \
                  reads this field; it never guesses from the reply's text."
             ),
-            Lang::Zh => format!(
+            (Lang::Zh, false) => format!(
                 "检查：{field} 为 {stop_reason}，说明模型在提出工具请求。\
                  循环只看这个字段，从不根据回复的文字去猜。"
             ),
         }
     }
 
-    pub fn caption_check_answer(self, stop_reason: &str) -> String {
+    /// `goal`: the harness checks a goal before the loop may return.
+    pub fn caption_check_answer(self, stop_reason: &str, goal: bool) -> String {
         let field = self.stop_field();
-        match self.lang {
-            Lang::En => format!(
+        match (self.lang, goal) {
+            (Lang::En, true) => format!(
+                "Check: {field} is {stop_reason}, so the model says it has answered. Before the \
+                 loop returns, the harness checks the goal."
+            ),
+            (Lang::Zh, true) => format!(
+                "检查：{field} 为 {stop_reason}，模型说它已经回答。循环返回之前，运行框架先检查目标。"
+            ),
+            (Lang::En, false) => format!(
                 "Check: {field} is {stop_reason}, so the model has answered. The loop leaves \
                  with the reply's text."
             ),
-            Lang::Zh => format!(
+            (Lang::Zh, false) => format!(
                 "检查：{field} 为 {stop_reason}，说明模型已经回答。循环带着回复的文字退出。"
             ),
         }

@@ -2,7 +2,7 @@
 //! the wire view's labels, and the goal check with its evidence.
 
 use super::{Lang, Say, plural};
-use crate::transcript::Evidence;
+use crate::transcript::{Evidence, Miss};
 
 impl Say {
     pub fn note(self) -> &'static str {
@@ -283,11 +283,41 @@ impl Say {
         }
     }
 
-    pub fn detail_goal_missed(self, misses: &str) -> String {
+    pub fn detail_goal_missed(self, misses: &[Miss]) -> String {
         match self.lang {
-            Lang::En => format!("goal check failed: {misses}"),
-            Lang::Zh => format!("目标检查未通过：{misses}"),
+            Lang::En => format!("goal check failed: {}", self.miss_list(misses)),
+            Lang::Zh => format!("目标检查未通过：{}", self.miss_list(misses)),
         }
+    }
+
+    /// How an answer fell short, every way.
+    pub fn miss_list(self, misses: &[Miss]) -> String {
+        let one = |m: &Miss| match (self.lang, m) {
+            (Lang::En, Miss::Answer { expected, got }) => {
+                format!("expected the answer {expected:?}, got {got:?}")
+            }
+            (Lang::En, Miss::ModelCalls { expected, took }) => {
+                format!("expected {expected} model calls, took {took}")
+            }
+            (Lang::En, Miss::ToolError { name, id, error }) => {
+                format!("tool `{name}` ({id}) reported an error: {error}")
+            }
+            (Lang::En, Miss::NoToolRan) => {
+                "no tool ran, so nothing shows that the work was done".to_owned()
+            }
+            (Lang::Zh, Miss::Answer { expected, got }) => {
+                format!("预期回答“{expected}”，实际是“{got}”")
+            }
+            (Lang::Zh, Miss::ModelCalls { expected, took }) => {
+                format!("预期模型调用 {expected} 次，实际 {took} 次")
+            }
+            (Lang::Zh, Miss::ToolError { name, id, error }) => {
+                format!("工具 {name}（{id}）报错：{error}")
+            }
+            (Lang::Zh, Miss::NoToolRan) => "没有运行任何工具，没有证据表明工作已经完成".to_owned(),
+        };
+        let sep = self.pick("; ", "；");
+        misses.iter().map(one).collect::<Vec<_>>().join(sep)
     }
 
     pub fn detail_goal_check(self, tool: &str, passed: bool) -> String {

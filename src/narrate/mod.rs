@@ -17,6 +17,8 @@ mod report;
 mod screen;
 mod steps;
 
+pub use screen::GaugeState;
+
 use crate::dialect::{Dialect, Words};
 
 /// The language loopstep speaks.

@@ -72,8 +72,11 @@ impl Say {
         }
     }
 
-    pub fn goal_not_verified(self) -> &'static str {
-        self.pick("not verified", "未通过验证")
+    pub fn goal_not_verified(self, misses: &str) -> String {
+        match self.lang {
+            Lang::En => format!("not verified ({misses})"),
+            Lang::Zh => format!("未通过验证（{misses}）"),
+        }
     }
 
     pub fn goal_not_checked(self) -> &'static str {

@@ -4,6 +4,18 @@
 use super::{Lang, Say, plural};
 use crate::engine::{CheckPolicy, Phase};
 
+/// Where the turn budget stands, for the gauge's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GaugeState {
+    Left,
+    /// The current turn is the last one the budget allows.
+    LastTurn,
+    /// The loop ran out of turns and returned None.
+    Spent,
+    /// The loop has no budget (a mistake): only the safety cap counts.
+    NoBudget,
+}
+
 impl Say {
     pub fn app_name(self) -> &'static str {
         "loopstep"
@@ -152,7 +164,7 @@ impl Say {
     }
 
     pub fn edge_tool(self) -> String {
-        format!("   │ {}", self.w.tool_stop)
+        format!("   │ {}", self.w.tool_edge)
     }
 
     pub fn edge_other(self) -> &'static str {
@@ -371,6 +383,20 @@ impl Say {
         match self.lang {
             Lang::En => format!("model calls {used} · no max_turns · safety cap {cap}"),
             Lang::Zh => format!("模型调用 {used} · 没有 max_turns · 安全上限 {cap}"),
+        }
+    }
+
+    /// The gauge's label where the long one does not fit.
+    pub fn gauge_short(self, used: usize, max: u32, state: GaugeState) -> String {
+        let left = max as usize - used.min(max as usize);
+        match (self.lang, state) {
+            (Lang::En, GaugeState::Left) => format!("{used}/{max} · {left} left"),
+            (Lang::Zh, GaugeState::Left) => format!("{used}/{max} · 剩 {left} 轮"),
+            (Lang::En, GaugeState::LastTurn) => format!("{used}/{max} · last turn"),
+            (Lang::Zh, GaugeState::LastTurn) => format!("{used}/{max} · 最后一轮"),
+            (_, GaugeState::Spent) => format!("{used}/{max} · None"),
+            (Lang::En, GaugeState::NoBudget) => format!("{used} calls · cap {max}"),
+            (Lang::Zh, GaugeState::NoBudget) => format!("{used} 次 · 上限 {max}"),
         }
     }
 

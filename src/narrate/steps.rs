@@ -131,8 +131,9 @@ impl Say {
         }
     }
 
-    /// One step of `run`'s text output; `policy` says how the loop appends.
-    pub fn step_line(self, policy: Policy, step: &Step) -> String {
+    /// One step of `run`'s text output; `policy` says how the loop appends,
+    /// `goal` whether the harness checks a goal before it returns.
+    pub fn step_line(self, policy: Policy, goal: bool, step: &Step) -> String {
         let n = step.messages;
         let field = self.stop_field();
         let short = |t: &str| one_line(t, PREVIEW_CHARS);
@@ -180,6 +181,10 @@ impl Say {
                 let stop = short(stop_reason);
                 let branch = match (lang, verdict) {
                     (Lang::En, Verdict::Dispatch) => "dispatch the tool requests".to_owned(),
+                    (Lang::En, Verdict::Answer) if goal => {
+                        "the model says it is done: check the goal".to_owned()
+                    }
+                    (Lang::Zh, Verdict::Answer) if goal => "模型说完成了：先检查目标".to_owned(),
                     (Lang::En, Verdict::Answer) => "return the text as the answer".to_owned(),
                     (Lang::En, Verdict::Continue) => {
                         "paused: send the conversation back".to_owned()

@@ -287,6 +287,27 @@ pub enum Evidence {
     GoalCheck(String),
 }
 
+/// One way an answer fell short of what the run expects.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "miss", rename_all = "snake_case")]
+pub enum Miss {
+    Answer {
+        expected: String,
+        got: String,
+    },
+    ModelCalls {
+        expected: usize,
+        took: usize,
+    },
+    ToolError {
+        name: String,
+        id: String,
+        error: String,
+    },
+    /// The goal needs tools that worked, and none ran.
+    NoToolRan,
+}
+
 /// The goal check: did the answer match what the transcript expects?
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verification {
@@ -295,7 +316,7 @@ pub enum Verification {
     /// Verified, with the evidence: each check that was run and passed.
     Verified(Vec<Evidence>),
     /// Answered, but not what was expected; each entry says how.
-    NotVerified(Vec<String>),
+    NotVerified(Vec<Miss>),
 }
 
 impl Transcript {
@@ -413,17 +434,20 @@ impl Transcript {
             if answer.trim() == wanted.trim() {
                 evidence.push(Evidence::Answer(wanted.clone()));
             } else {
-                misses.push(format!("expected the answer {wanted:?}, got {answer:?}"));
+                misses.push(Miss::Answer {
+                    expected: wanted.clone(),
+                    got: answer.to_owned(),
+                });
             }
         }
         if let Some(wanted) = expect.model_calls {
             if trace.model_calls() == wanted {
                 evidence.push(Evidence::ModelCalls(wanted));
             } else {
-                misses.push(format!(
-                    "expected {wanted} model calls, took {}",
-                    trace.model_calls()
-                ));
+                misses.push(Miss::ModelCalls {
+                    expected: wanted,
+                    took: trace.model_calls(),
+                });
             }
         }
         if expect.no_tool_errors {
@@ -434,13 +458,17 @@ impl Transcript {
                 } = &step.event
                     && output.is_error
                 {
-                    misses.push(format!(
-                        "tool `{name}` ({id}) reported an error: {}",
-                        output.content
-                    ));
+                    misses.push(Miss::ToolError {
+                        name: name.clone(),
+                        id: id.clone(),
+                        error: output.content.clone(),
+                    });
                 }
             }
-            if misses.len() == before {
+            // No tool at all is no evidence that the work was done.
+            if trace.tool_calls() == 0 {
+                misses.push(Miss::NoToolRan);
+            } else if misses.len() == before {
                 evidence.push(Evidence::NoToolErrors);
             }
         }

@@ -7,9 +7,7 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::dialect::Dialect;
-use crate::engine::{
-    Block, Insertion, Message, Reply, Role, StopReason, ToolDef, ToolOutput, Usage,
-};
+use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
 
 use crate::dialect::read::{folds_into, is_prompt};
 use crate::transcript::{FORMAT_VERSION, History, Transcript};
@@ -200,12 +198,12 @@ impl RunBuilder {
         let (stop_reason, inferred) = match &entry.stop_reason {
             Some(reason) => (reason.clone(), false),
             None => {
-                let reason = if asks {
-                    StopReason::ToolUse
+                let words = dialect.words();
+                let spelling = if asks {
+                    words.tool_stop
                 } else {
-                    StopReason::EndTurn
+                    words.answer_stop
                 };
-                let spelling = dialect.spell(reason).unwrap_or_default();
                 (spelling.to_owned(), true)
             }
         };

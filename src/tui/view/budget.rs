@@ -9,51 +9,54 @@ use ratatui::widgets::Gauge;
 use crate::engine::{Budget, Event, Outcome, SAFETY_CAP};
 use crate::narrate::Say;
 
-use crate::text::one_line;
+use crate::text::{one_line, width as width_of};
 use crate::transcript::Verification;
 use crate::tui::app::App;
 use crate::tui::theme;
 
-/// How much of the turn budget is left at the cursor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BudgetState {
-    Left,
-    /// The current turn is the last one the budget allows.
-    LastTurn,
-    /// The loop ran out of turns and returned None.
-    Spent,
-    /// The loop has no budget (a mistake): only the safety cap counts.
-    NoBudget,
-}
+/// How much of the turn budget is left at the cursor (the names live with
+/// the words that describe them).
+pub use crate::narrate::GaugeState as BudgetState;
 
-impl BudgetState {
-    pub fn of(app: &App) -> Self {
-        let step = app.step();
-        if app.config().policy().budget == Budget::SafetyCap {
-            BudgetState::NoBudget
-        } else if matches!(step.event, Event::BudgetExhausted { .. }) {
-            BudgetState::Spent
-        } else if step.turn + 1 >= app.config().max_turns.get() {
-            BudgetState::LastTurn
-        } else {
-            BudgetState::Left
-        }
+/// Where the budget stands at the cursor.
+fn budget_state(app: &App) -> BudgetState {
+    let step = app.step();
+    if app.config().policy().budget == Budget::SafetyCap {
+        BudgetState::NoBudget
+    } else if matches!(step.event, Event::BudgetExhausted { .. }) {
+        BudgetState::Spent
+    } else if step.turn + 1 >= app.config().max_turns.get() {
+        BudgetState::LastTurn
+    } else {
+        BudgetState::Left
     }
 }
 
 /// The gauge itself: calls used out of max_turns (or, with no budget, out
-/// of the engine's safety cap), coloured by state.
-pub fn budget_gauge(say: Say, used: usize, max_turns: u32, state: BudgetState) -> Gauge<'static> {
-    let (style, label) = match state {
-        BudgetState::Left => (theme::GAUGE_LEFT, say.gauge_left(used, max_turns)),
-        BudgetState::LastTurn => (theme::GAUGE_LAST, say.gauge_last(used, max_turns)),
-        BudgetState::Spent => (theme::GAUGE_SPENT, say.gauge_spent(used, max_turns)),
-        BudgetState::NoBudget => (theme::GAUGE_LAST, say.gauge_no_budget(used, SAFETY_CAP)),
-    };
+/// of the engine's safety cap), coloured by state; its label shortened
+/// when it would not fit `width` columns.
+pub fn budget_gauge(
+    say: Say,
+    used: usize,
+    max_turns: u32,
+    state: BudgetState,
+    width: u16,
+) -> Gauge<'static> {
     let limit = if state == BudgetState::NoBudget {
         SAFETY_CAP
     } else {
         max_turns
+    };
+    let (style, label) = match state {
+        BudgetState::Left => (theme::GAUGE_LEFT, say.gauge_left(used, limit)),
+        BudgetState::LastTurn => (theme::GAUGE_LAST, say.gauge_last(used, limit)),
+        BudgetState::Spent => (theme::GAUGE_SPENT, say.gauge_spent(used, limit)),
+        BudgetState::NoBudget => (theme::GAUGE_LAST, say.gauge_no_budget(used, limit)),
+    };
+    let label = if width_of(&label) + 2 > usize::from(width) {
+        say.gauge_short(used, limit, state)
+    } else {
+        label
     };
     let ratio = (used as f64 / f64::from(limit)).clamp(0.0, 1.0);
     Gauge::default()
@@ -75,12 +78,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Constraint::Length(outcome_width),
     ])
     .areas(area);
-    let state = BudgetState::of(app);
     let gauge = budget_gauge(
         app.say(),
         app.calls_so_far(),
         app.config().max_turns.get(),
-        state,
+        budget_state(app),
+        gauge_area.width,
     );
     frame.render_widget(gauge, gauge_area);
     frame.render_widget(outcome, outcome_area);
@@ -125,9 +128,7 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
         Verification::NotChecked => None,
     };
     let goal_width = goal.as_ref().map_or(0, Span::width);
-    let text_room = room
-        .saturating_sub(label.chars().count() + goal_width)
-        .max(4);
+    let text_room = room.saturating_sub(width_of(&label) + goal_width).max(4);
     let (text, style) = match trace.outcome() {
         Some(Outcome::Answered(answer)) => (
             // Two columns for the quotes.
@@ -147,10 +148,11 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
                     Event::Check { stop_reason, .. } => Some(one_line(stop_reason, 24)),
                     _ => None,
                 });
-            let text = match at_check {
-                Some(reason) => say.outcome_stopped(&reason),
-                None => say.outcome_halted().to_owned(),
-            };
+            // Name the stop reason where it fits.
+            let text = at_check
+                .map(|reason| say.outcome_stopped(&reason))
+                .filter(|text| width_of(text) <= text_room)
+                .unwrap_or_else(|| say.outcome_halted().to_owned());
             (text, theme::STOPPED)
         }
         Some(Outcome::RecordingEnded) => (say.outcome_recording_ended().to_owned(), theme::STOPPED),

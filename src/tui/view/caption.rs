@@ -80,7 +80,7 @@ fn step_caption(app: &App) -> String {
                 {
                     say.caption_check_lesson_answer(&sr)
                 }
-                Verdict::Answer => say.caption_check_answer(&sr),
+                Verdict::Answer => say.caption_check_answer(&sr, app.transcript().goal.is_some()),
                 Verdict::Continue => say.caption_check_continue(&sr),
                 Verdict::Stop(cause) => say.caption_check_stop(&sr, &say.cause(cause)),
             }

@@ -277,7 +277,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::ANSWER,
                 )),
                 Verification::NotVerified(misses) => lines.push(Line::styled(
-                    say.detail_goal_missed(&one_line(&misses.join("; "), FOLD_CHARS)),
+                    one_line(&say.detail_goal_missed(&misses), FOLD_CHARS),
                     theme::ERROR,
                 )),
                 Verification::NotChecked => {}
