@@ -1,6 +1,9 @@
 //! The teaching screen, driven by scripted keys through the real main loop
 //! into a `TestBackend`: snapshots at 80×24 and 120×40, styles, navigation.
 
+mod common;
+
+use common::screen::{app_in, builtins, drive, same_in_both};
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
@@ -15,48 +18,8 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::widgets::Widget;
 
-/// Every built-in run, in both languages, as the screen opens them.
-fn builtins() -> Vec<Localized> {
-    BUILTIN_NAMES
-        .iter()
-        .flat_map(|n| Localized::open(n, None).unwrap())
-        .collect()
-}
-
-/// Runs that read the same in both languages.
-fn same_in_both(runs: Vec<Transcript>) -> Vec<Localized> {
-    runs.into_iter().map(Localized::from).collect()
-}
-
 fn app_on(run: &str) -> App {
-    let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
-    App::new(builtins(), index, Settings::default())
-}
-
-/// Keys written the way tmux names them: "Right", "End", "Tab", or one character.
-fn key(name: &str) -> TermEvent {
-    let code = match name {
-        "Right" => KeyCode::Right,
-        "Left" => KeyCode::Left,
-        "Up" => KeyCode::Up,
-        "Down" => KeyCode::Down,
-        "Home" => KeyCode::Home,
-        "End" => KeyCode::End,
-        "Tab" => KeyCode::Tab,
-        "Enter" => KeyCode::Enter,
-        "Esc" => KeyCode::Esc,
-        c if c.chars().count() == 1 => KeyCode::Char(c.chars().next().unwrap()),
-        other => panic!("unknown key {other}"),
-    };
-    TermEvent::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-/// Runs the real main loop over `keys` and returns the last frame drawn.
-fn drive(app: &mut App, width: u16, height: u16, keys: &[&str]) -> Terminal<TestBackend> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = ScriptedEvents(keys.iter().map(|k| key(k)));
-    run_app(&mut terminal, app, &mut events).unwrap();
-    terminal
+    app_in(Lang::En, run)
 }
 
 fn screen(run: &str, width: u16, height: u16, keys: &[&str]) -> String {

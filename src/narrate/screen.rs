@@ -21,6 +21,14 @@ impl Say {
         "loopstep"
     }
 
+    /// "question: ", or "问题：" with the full-width colon Chinese uses.
+    pub fn label(self, name: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{name}: "),
+            Lang::Zh => format!("{name}："),
+        }
+    }
+
     pub fn question(self) -> &'static str {
         self.pick("question", "问题")
     }

@@ -9,10 +9,8 @@ use std::num::NonZeroU32;
 use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Rounds, Step, Trace};
 use crate::transcript::{Localized, Transcript};
 
-use ratatui::layout::Rect;
-
 use super::keymap::Action;
-use super::view;
+use super::view::Extents;
 use crate::narrate::{Lang, Say};
 
 /// How the screen sets up the loop when it opens.
@@ -65,8 +63,9 @@ pub struct App {
     pub should_quit: bool,
     pub monochrome: bool,
     pub lang: Lang,
-    /// The terminal's size, so that scrolling stops where the content does.
-    screen: Rect,
+    /// How far the panes could scroll in the last frame drawn, so that
+    /// scrolling stops where the content does.
+    extents: Extents,
 }
 
 impl App {
@@ -97,7 +96,7 @@ impl App {
             should_quit: false,
             monochrome: settings.monochrome,
             lang: settings.lang,
-            screen: Rect::new(0, 0, view::MIN_WIDTH, view::MIN_HEIGHT),
+            extents: Extents::default(),
         };
         app.count_chars();
         app
@@ -227,14 +226,12 @@ impl App {
     fn toggle_lang(&mut self) {
         self.lang = self.lang.toggled();
         self.replay();
-        self.clamp_detail_scroll();
     }
 
-    /// Keeps the detail pane's scroll within its content.
-    fn clamp_detail_scroll(&mut self) {
-        self.detail_scroll = self
-            .detail_scroll
-            .min(view::detail_scroll_limit(self, self.screen));
+    /// Keeps both scrolls within what the last frame drew.
+    fn clamp_scrolls(&mut self) {
+        self.detail_scroll = self.detail_scroll.min(self.extents.detail);
+        self.scroll_back = self.scroll_back.min(self.extents.messages);
     }
 
     fn move_to(&mut self, index: usize) {
@@ -251,7 +248,7 @@ pub fn update(app: &mut App, action: Action) {
     if app.show_help {
         // The help is modal: it closes on its own keys, and quitting still works.
         match action {
-            Action::Resize(width, height) => app.screen = Rect::new(0, 0, width, height),
+            Action::Drawn(extents) => app.extents = extents,
             Action::ToggleHelp | Action::Back => app.show_help = false,
             Action::ToggleLang => app.toggle_lang(),
             Action::Quit => app.should_quit = true,
@@ -315,14 +312,10 @@ pub fn update(app: &mut App, action: Action) {
             };
             app.replay();
         }
-        Action::ScrollUp => {
-            let shown = app.step().messages;
-            app.scroll_back = (app.scroll_back + 1).min(shown - 1);
-        }
+        Action::ScrollUp => app.scroll_back = (app.scroll_back + 1).min(app.extents.messages),
         Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
         Action::DetailDown => {
-            app.detail_scroll += DETAIL_PAGE;
-            app.clamp_detail_scroll();
+            app.detail_scroll = (app.detail_scroll + DETAIL_PAGE).min(app.extents.detail);
         }
         Action::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(DETAIL_PAGE),
         Action::ToggleWire => {
@@ -330,13 +323,12 @@ pub fn update(app: &mut App, action: Action) {
             app.detail_scroll = 0;
         }
         Action::ToggleLang => app.toggle_lang(),
-        Action::ToggleExpand => {
-            app.expanded = !app.expanded;
-            app.clamp_detail_scroll();
-        }
-        Action::Resize(width, height) => {
-            app.screen = Rect::new(0, 0, width, height);
-            app.clamp_detail_scroll();
+        Action::ToggleExpand => app.expanded = !app.expanded,
+        // The next frame is drawn at the new size and reports its extents.
+        Action::Resize(..) => {}
+        Action::Drawn(extents) => {
+            app.extents = extents;
+            app.clamp_scrolls();
         }
         Action::ToggleHelp => app.show_help = true,
         Action::Back | Action::Quit => app.should_quit = true,

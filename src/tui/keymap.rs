@@ -4,6 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::narrate::Say;
+use crate::tui::view::Extents;
 
 /// Everything the user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,8 @@ pub enum Action {
     Back,
     /// The terminal changed size (not a key: it comes from the event loop).
     Resize(u16, u16),
+    /// A frame was drawn, with these extents (not a key either).
+    Drawn(Extents),
     Quit,
 }
 

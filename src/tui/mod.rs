@@ -52,10 +52,10 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
-    let size = terminal.size()?;
-    update(app, Action::Resize(size.width, size.height));
     loop {
-        terminal.draw(|frame| view::draw(frame, app))?;
+        let mut extents = view::Extents::default();
+        terminal.draw(|frame| extents = view::draw(frame, app))?;
+        update(app, Action::Drawn(extents));
         // Every event, a resize included, is followed by a redraw at the top.
         let Some(event) = events
             .next_event()

@@ -1,6 +1,8 @@
 //! Small builders for transcripts used across the integration tests.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod screen;
+
 use loopstep::engine::{Event, ToolOutput, Trace};
 use loopstep::transcript::Transcript;
 use serde_json::{Value, json};

@@ -93,7 +93,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 /// the goal check never.
 fn outcome_line(app: &App, room: usize) -> Line<'static> {
     let say = app.say();
-    let label = format!("{}: ", say.outcome());
+    let label = say.label(say.outcome());
     if !app.at_end() {
         return Line::from(vec![
             Span::styled(label, theme::LABEL),
@@ -111,9 +111,9 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
         Verification::Verified(evidence) => {
             // Name every check when the answer still fits whole beside them,
             // else the first: "verified" never stands alone.
-            let answer = trace.result().map_or(0, |a| a.chars().count() + 2);
+            let answer = trace.result().map_or(0, |a| width_of(a) + 2);
             let all = format!(" · {}", say.verified_short(&evidence));
-            let fits = label.chars().count() + answer + all.chars().count() <= room;
+            let fits = width_of(&label) + answer + width_of(&all) <= room;
             let shown = if fits {
                 all
             } else {

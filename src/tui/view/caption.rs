@@ -3,7 +3,10 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use super::wrap::wrap;
 
 use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, Verdict};
 
@@ -12,10 +15,8 @@ use crate::tui::app::App;
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let paragraph = Paragraph::new(caption(app))
-        .style(theme::TEXT)
-        .wrap(Wrap { trim: true });
-    frame.render_widget(paragraph, area);
+    let lines = wrap(vec![Line::raw(caption(app))], usize::from(area.width));
+    frame.render_widget(Paragraph::new(lines).style(theme::TEXT), area);
 }
 
 fn caption(app: &App) -> String {

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block as Panel, Paragraph, Wrap};
+use ratatui::widgets::{Block as Panel, Paragraph};
 
 use crate::engine::{Block, Event, Results, SaveReply, Verdict};
 use crate::narrate::Say;
@@ -17,6 +17,7 @@ use crate::tui::app::{App, DetailView};
 use crate::tui::theme;
 
 use super::wire_view;
+use super::wrap::wrap;
 
 /// A folded text shows this many lines...
 const FOLD_LINES: usize = 6;
@@ -32,29 +33,16 @@ fn content(app: &App) -> Vec<Line<'static>> {
     }
 }
 
-/// Rows the content takes once wrapped in `area`, near enough to bound the
-/// scrolling, and the rows the pane shows.
-fn measure(lines: &[Line], area: Rect) -> (usize, usize) {
-    let inner_width = area.width.saturating_sub(2).max(1) as usize;
-    let rows = lines
-        .iter()
-        .map(|l| l.width().div_ceil(inner_width).max(1))
-        .sum();
-    (rows, area.height.saturating_sub(2) as usize)
-}
-
-/// How many rows the pane at `area` can scroll past.
-pub fn scroll_limit(app: &App, area: Rect) -> usize {
-    let (rows, shown) = measure(&content(app), area);
-    rows.saturating_sub(shown)
-}
-
-pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+/// Draws the pane; returns how many rows it can scroll past, counted from
+/// the lines as they were actually wrapped.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     let say = app.say();
     let step = app.step();
-    let lines = content(app);
-    let (rows, inner_height) = measure(&lines, area);
-    let scroll = app.detail_scroll.min(rows.saturating_sub(inner_height));
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let lines = wrap(content(app), inner_width);
+    let inner_height = usize::from(area.height.saturating_sub(2));
+    let limit = lines.len().saturating_sub(inner_height);
+    let scroll = app.detail_scroll.min(limit);
     let mut title = say.step_title(
         app.cursor(),
         app.trace().steps.len(),
@@ -64,17 +52,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     if app.detail == DetailView::Wire {
         title.push_str(&say.wire_title());
     }
-    if rows > inner_height {
+    if limit > 0 {
         title.push_str(say.more_below());
     }
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
         .title(Span::styled(format!(" {title} "), theme::TITLE));
-    let paragraph = Paragraph::new(lines)
-        .block(panel)
-        .wrap(Wrap { trim: false })
-        .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0));
-    frame.render_widget(paragraph, area);
+    let visible: Vec<Line> = lines.into_iter().skip(scroll).collect();
+    frame.render_widget(Paragraph::new(visible).block(panel), area);
+    limit
 }
 
 /// A long text, with its own line breaks: whole when unfolded, else its

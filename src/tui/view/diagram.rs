@@ -76,8 +76,8 @@ enum Part {
 impl Part {
     fn width(&self) -> usize {
         match self {
-            Part::Plain(text) | Part::Node(_, text) => text.chars().count(),
-            Part::Edge(_, text) => text.chars().count(),
+            Part::Plain(text) | Part::Node(_, text) => crate::text::width(text),
+            Part::Edge(_, text) => crate::text::width(text),
         }
     }
 }

@@ -25,7 +25,7 @@ pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
     let rows = help_rows(say);
     let key_width = rows
         .iter()
-        .map(|(k, _)| k.chars().count())
+        .map(|(k, _)| crate::text::width(k))
         .max()
         .unwrap_or(0);
     let lines: Vec<Line> = rows

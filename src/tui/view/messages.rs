@@ -14,7 +14,9 @@ use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+/// Draws the panel; returns how many messages it can scroll back before
+/// the oldest ones all fit.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     let say = app.say();
     let step = app.step();
     let shown = step.messages;
@@ -48,6 +50,36 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let skip = rows.len().saturating_sub(inner.height as usize);
     let visible: Vec<Line> = rows.into_iter().skip(skip).collect();
     frame.render_widget(Paragraph::new(visible).block(panel), area);
+    scroll_limit(&app.trace().messages[..shown], usize::from(inner.height))
+}
+
+/// Columns a row keeps for its content when it shows an id whole.
+const ROOM_FOR_CONTENT: usize = 40;
+
+/// A tool-call id whole when the row has room for it beside its content
+/// (matching a call to its result by id is a lesson in itself), else its tail.
+fn shown_id(id: &str, room: usize) -> String {
+    if crate::text::width(id) + ROOM_FOR_CONTENT <= room {
+        one_line(id, room)
+    } else {
+        short_id(id)
+    }
+}
+
+/// The most messages that can be scrolled out of view below while the
+/// panel stays full: past that, the first message is already on screen.
+fn scroll_limit(messages: &[Message], height: usize) -> usize {
+    let rows = |m: &Message| m.content.len().max(1);
+    let mut shown: usize = messages.iter().map(rows).sum();
+    let mut limit = 0;
+    for message in messages.iter().skip(1).rev() {
+        shown -= rows(message);
+        if shown < height {
+            break;
+        }
+        limit += 1;
+    }
+    limit
 }
 
 /// Width of the role column: "assistant" and a space.
@@ -128,8 +160,8 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             theme::THINKING,
         )],
         Block::ToolUse { id, name, input } => {
-            let head = format!(" {} {} ", short_id(id), one_line(name, 20));
-            let used = w.tool_request.chars().count() + head.chars().count();
+            let head = format!(" {} {} ", shown_id(id, room), one_line(name, 20));
+            let used = crate::text::width(w.tool_request) + crate::text::width(&head);
             vec![
                 kind(w.tool_request),
                 Span::raw(head),
@@ -141,8 +173,8 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             content,
             is_error,
         } => {
-            let head = format!(" {} ", short_id(tool_use_id));
-            let used = w.result_kind.chars().count() + head.chars().count();
+            let head = format!(" {} ", shown_id(tool_use_id, room));
+            let used = crate::text::width(w.result_kind) + crate::text::width(&head);
             let style: Style = if *is_error {
                 theme::ERROR
             } else {

@@ -8,6 +8,7 @@ mod help;
 mod messages;
 mod title;
 mod wire_view;
+mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -71,12 +72,18 @@ fn areas(area: Rect, diagram_width: u16) -> Option<Areas> {
     })
 }
 
-/// How far the detail pane can scroll on a screen of this size.
-pub fn detail_scroll_limit(app: &App, screen: Rect) -> usize {
-    areas(screen, diagram::width(app.say())).map_or(0, |a| detail::scroll_limit(app, a.detail))
+/// What a drawn frame tells the app about itself: how far each pane can
+/// scroll, from what it actually drew. `update` reads these facts and never
+/// calls into the view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extents {
+    /// Rows the detail pane can scroll past.
+    pub detail: usize,
+    /// Messages the `messages` panel can scroll back.
+    pub messages: usize,
 }
 
-pub fn draw(frame: &mut Frame, app: &App) {
+pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     let say = app.say();
     let area = frame.area();
     let Some(areas) = areas(area, diagram::width(app.say())) else {
@@ -90,13 +97,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
             ..area
         };
         frame.render_widget(paragraph, middle);
-        return;
+        return Extents::default();
     };
     title::render_title(frame, areas.title, app);
     title::render_question(frame, areas.question, app);
     diagram::render(frame, areas.diagram, app);
-    messages::render(frame, areas.messages, app);
-    detail::render(frame, areas.detail, app);
+    let messages = messages::render(frame, areas.messages, app);
+    let detail = detail::render(frame, areas.detail, app);
     budget::render(frame, areas.budget, app);
     caption::render(frame, areas.caption, app);
     help::render_footer(frame, areas.footer, app.say());
@@ -106,4 +113,5 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.monochrome {
         theme::monochrome(frame.buffer_mut());
     }
+    Extents { detail, messages }
 }

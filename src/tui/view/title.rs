@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::text::one_line;
+use crate::text::{one_line, width};
 use crate::tui::app::App;
 use crate::tui::theme;
 
@@ -35,9 +35,13 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
 pub fn render_question(frame: &mut Frame, area: Rect, app: &App) {
     let say = app.say();
     let transcript = app.transcript();
-    let label = (format!(" {}: ", say.question()), theme::LABEL);
+    let label = (format!(" {}", say.label(say.question())), theme::LABEL);
     let question = (&transcript.question, theme::TITLE);
-    let model = format!("{}: {} ", say.model(), one_line(&transcript.model, 40));
+    let model = format!(
+        "{}{} ",
+        say.label(say.model()),
+        one_line(&transcript.model, 40)
+    );
     two_sided(
         frame,
         area,
@@ -58,10 +62,12 @@ fn two_sided(
     right: String,
     (left_style, right_style): (Style, Style),
 ) {
-    let right_width = right.chars().count() as u16;
+    // By display width: Chinese takes two columns a character.
+    let right = one_line(&right, usize::from(area.width / 2));
+    let right_width = width(&right) as u16;
     let [left_area, right_area] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(right_width)]).areas(area);
-    let room = (left_area.width as usize).saturating_sub(label.chars().count() + 1);
+    let room = usize::from(left_area.width).saturating_sub(width(&label) + 1);
     let left = Line::from(vec![
         Span::styled(label, label_style),
         Span::styled(one_line(text, room), text_style),

@@ -1,0 +1,215 @@
+//! loopstep in Chinese: the screen and `run` in the lessons' own terms, the
+//! language switched live with `L`, and text of any width that fits.
+
+mod common;
+
+use assert_cmd::Command;
+use common::screen::{app_in, drive, same_in_both};
+use loopstep::narrate::Lang;
+use loopstep::transcript::Transcript;
+use loopstep::tui::{App, Settings};
+use proptest::prelude::*;
+use ratatui::buffer::Buffer;
+use unicode_width::UnicodeWidthStr;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn screen_zh(run: &str, width: u16, height: u16, keys: &[&str]) -> String {
+    let terminal = drive(&mut app_in(Lang::Zh, run), width, height, keys);
+    terminal.backend().to_string()
+}
+
+fn snapshot_zh(name: &str, run: &str, keys: &[&str]) {
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("zh_{name}_{w}x{h}"), screen_zh(run, w, h, keys));
+    }
+}
+
+#[test]
+fn aurora_run_in_chinese_first_dispatch_and_final_frames() {
+    snapshot_zh("aurora_first", "aurora-run", &[]);
+    snapshot_zh(
+        "aurora_dispatch",
+        "aurora-run",
+        &["Right", "Right", "Right"],
+    );
+    snapshot_zh("aurora_final", "aurora-run", &["End"]);
+    let first = screen_zh("aurora-run", 80, 24, &[]);
+    assert!(first.contains("Aurora Run 的导演出生于哪一年？"), "{first}");
+    assert!(first.contains("开始"));
+}
+
+#[test]
+fn aurora_run_at_max_turns_2_in_chinese() {
+    snapshot_zh("aurora_max_turns_2_first", "aurora-run-max-turns-2", &[]);
+    snapshot_zh(
+        "aurora_max_turns_2_dispatch",
+        "aurora-run-max-turns-2",
+        &["Right", "Right", "Right"],
+    );
+    snapshot_zh(
+        "aurora_max_turns_2_final",
+        "aurora-run-max-turns-2",
+        &["End"],
+    );
+    let end = screen_zh("aurora-run-max-turns-2", 80, 24, &["End"]);
+    assert!(end.contains("预算耗尽"), "{end}");
+    assert!(end.contains("None"));
+}
+
+#[test]
+fn todays_date_in_chinese() {
+    let end = screen_zh("todays-date", 80, 24, &["End"]);
+    assert!(end.contains("今天是 2026 年 10 月 8 日。"), "{end}");
+    insta::assert_snapshot!("zh_todays_date_final_80x24", end);
+}
+
+#[test]
+fn l_switches_language_in_place() {
+    let mut app = app_in(Lang::En, "aurora-run");
+    drive(&mut app, 80, 24, &["Right", "Right", "Right"]);
+    let (cursor, outcome) = (app.cursor(), app.trace().result().map(str::to_owned));
+    let zh = drive(&mut app, 80, 24, &["L"]).backend().to_string();
+    assert_eq!(app.cursor(), cursor, "the same step");
+    assert!(zh.contains("派发"), "{zh}");
+    assert!(zh.contains("Aurora Run 的导演出生于哪一年？"));
+    drive(&mut app, 80, 24, &["End"]);
+    assert_eq!(app.trace().result().map(str::to_owned), outcome);
+    let en = drive(&mut app, 80, 24, &["L"]).backend().to_string();
+    assert!(en.contains("In which year was the director"), "{en}");
+    assert_eq!(app.trace().result(), Some("1974"));
+}
+
+#[test]
+fn run_prints_the_whole_run_in_chinese() {
+    let out = Command::cargo_bin("loopstep")
+        .unwrap()
+        .args(["run", "aurora-run", "--lang", "zh"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("问题：Aurora Run 的导演出生于哪一年？"),
+        "{text}"
+    );
+    for phase in ["开始", "调用", "检查", "派发", "追加", "回答"] {
+        assert!(text.contains(phase), "{phase} in {text}");
+    }
+    assert!(text.ends_with("结果：\"1974\"\n"), "{text}");
+
+    let none = Command::cargo_bin("loopstep")
+        .unwrap()
+        .args(["run", "aurora-run", "--lang", "zh", "--max-turns", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(none.stdout).unwrap();
+    assert!(text.contains("预算耗尽"), "{text}");
+    assert!(text.ends_with("结果：None\n"), "{text}");
+}
+
+#[test]
+fn the_environment_picks_the_language() {
+    let run = |var: &str, value: &str| {
+        let out = Command::cargo_bin("loopstep")
+            .unwrap()
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
+            .env(var, value)
+            .args(["run", "paris"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(run("LANG", "zh_CN.UTF-8").contains("问题：法国的首都是哪里？"));
+    assert!(run("LANG", "en_US.UTF-8").contains("question: What is the capital of France?"));
+    assert!(run("LC_ALL", "zh_TW.UTF-8").contains("结果：\"巴黎\""));
+}
+
+/// Text that mixes every kind of width: ASCII, CJK, full-width forms,
+/// combining marks and emoji sequences (flags, ZWJ families, skin tones).
+fn mixed_text() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "a",
+        "Aurora Run ",
+        "导演",
+        "出生于哪一年？",
+        "ＡＢＣ１２３",
+        "e\u{301}",
+        "ñ",
+        "🇳🇴",
+        "👨\u{200d}👩\u{200d}👧",
+        "👍🏽",
+        "🎉",
+        " ",
+        "\n",
+        "\t",
+        "—",
+        "…",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|p| p.concat())
+}
+
+fn run_with(question: &str, answer: &str, title: &str) -> Transcript {
+    let doc = serde_json::json!({
+        "version": 1, "id": "mixed", "title": title, "question": format!("Q {question}"),
+        "model": "m", "max_turns": 3, "tools": [{"name": "search"}],
+        "replies": [
+            {"content": [
+                {"type": "text", "text": answer},
+                {"type": "tool_use", "id": format!("call_{}", answer.len()), "name": "search", "input": {"query": question}}
+            ], "stop_reason": "tool_use"},
+            {"content": [{"type": "text", "text": answer}], "stop_reason": "end_turn"}
+        ],
+        "results": {format!("call_{}", answer.len()): {"content": answer}}
+    });
+    Transcript::parse(&doc.to_string(), "mixed").unwrap()
+}
+
+/// Every row of the buffer, read as the terminal shows it, fits the width.
+fn rows_fit(buffer: &Buffer) -> Result<(), String> {
+    let area = buffer.area;
+    for y in 0..area.height {
+        let mut row = String::new();
+        let mut x = 0;
+        while x < area.width {
+            let symbol = buffer[(x, y)].symbol();
+            row.push_str(symbol);
+            // A wide symbol covers the cell after it, which ratatui leaves blank.
+            x += symbol.width().max(1) as u16;
+        }
+        if row.width() > area.width as usize {
+            return Err(format!("row {y} is {} wide: {row:?}", row.width()));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn text_of_any_width_fits_every_panel(
+        question in mixed_text(),
+        answer in mixed_text(),
+        title in mixed_text(),
+        lang in prop::sample::select(vec![Lang::En, Lang::Zh]),
+        (width, height) in prop::sample::select(vec![(80u16, 24u16), (97, 31), (120, 40)]),
+        steps in 0usize..8,
+    ) {
+        let settings = Settings { lang, ..Settings::default() };
+        let mut app = App::new(same_in_both(vec![run_with(&question, &answer, &title)]), 0, settings);
+        let keys = vec!["Right"; steps];
+        for extra in [&[][..], &["w"][..], &["e"][..], &["?"][..]] {
+            let keys: Vec<&str> = keys.iter().copied().chain(extra.iter().copied()).collect();
+            let terminal = drive(&mut app, width, height, &keys);
+            let buffer = terminal.backend().buffer();
+            prop_assert_eq!(buffer.area.width, width);
+            prop_assert_eq!(buffer.content().len(), width as usize * height as usize);
+            rows_fit(buffer).map_err(TestCaseError::fail)?;
+            if extra == ["?"] {
+                drive(&mut app, width, height, &["?"]);
+            }
+        }
+    }
+}
