@@ -17,6 +17,9 @@ const ROWS: usize = 30;
 /// What a terminal shows after reading `bytes`, and whether it is still in
 /// the alternate screen. Understands cursor moves, clears and the alternate
 /// screen switch; skips colours and every other sequence.
+/// Marks the column a wide character covers beside its own.
+const WIDE_TAIL: char = '\0';
+
 struct Screen {
     grid: Vec<Vec<char>>,
     alternate: bool,
@@ -75,7 +78,15 @@ impl Screen {
                     if row < ROWS && col < COLS {
                         screen.grid[row][col] = c;
                     }
-                    col += 1;
+                    // A wide character takes two columns; the second holds
+                    // nothing of its own.
+                    let width = unicode_width::UnicodeWidthChar::width(c).unwrap_or(1);
+                    for covered in 1..width {
+                        if row < ROWS && col + covered < COLS {
+                            screen.grid[row][col + covered] = WIDE_TAIL;
+                        }
+                    }
+                    col += width.max(1);
                 }
             }
         }
@@ -85,7 +96,7 @@ impl Screen {
     fn text(&self) -> String {
         self.grid
             .iter()
-            .map(|r| r.iter().collect::<String>())
+            .map(|r| r.iter().filter(|c| **c != WIDE_TAIL).collect::<String>())
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -99,10 +110,19 @@ struct Session {
 
 impl Session {
     fn start(args: &str) -> Session {
+        Session::start_in("C.UTF-8", args)
+    }
+
+    /// Starts loopstep with `LANG` set to `locale` and no other locale
+    /// variable, whatever the machine running the tests has.
+    fn start_in(locale: &str, args: &str) -> Session {
         let binary = env!("CARGO_BIN_EXE_loopstep");
         let command = format!("stty cols {COLS} rows {ROWS} && exec '{binary}' {args}");
         let mut child = Command::new("script")
             .args(["-qfec", &command, "/dev/null"])
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env("LANG", locale)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -215,4 +235,15 @@ fn a_bad_file_fails_before_the_screen_opens() {
     assert_eq!(session.exit_code(), 2);
     let screen = session.wait_for("no-such-file.json");
     assert!(!screen.alternate);
+}
+
+#[test]
+fn a_chinese_locale_opens_the_screen_in_chinese() {
+    let mut session = Session::start_in("zh_CN.UTF-8", "");
+    let first = session.wait_for("Aurora Run 的导演出生于哪一年？");
+    assert!(first.text().contains("开始"));
+    session.press("L");
+    session.wait_for("In which year was the director of Aurora Run born?");
+    session.press("q");
+    assert_eq!(session.exit_code(), 0);
 }

@@ -202,8 +202,8 @@ impl Say {
 
     pub fn key_turns(self) -> &'static str {
         self.pick(
-            "max_turns up / down (min. 1), replayed at once",
-            "max_turns 加 / 减（至少 1），立即重放",
+            "max_turns up / down, replays at once",
+            "max_turns 加 / 减，立即重放",
         )
     }
 

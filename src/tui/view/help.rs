@@ -51,6 +51,13 @@ pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
             Span::styled(format!(" {} ", say.help_title()), theme::TITLE),
             Span::styled(format!("· {} ", say.help_close()), theme::LABEL),
         ]));
-    frame.render_widget(Clear, popup);
+    // Clear a column either side too: a wide character just left of the
+    // popup would otherwise reach over its border.
+    let margin = Rect {
+        x: popup.x.saturating_sub(1),
+        width: (popup.width + 2).min(area.right() - popup.x.saturating_sub(1)),
+        ..popup
+    };
+    frame.render_widget(Clear, margin);
     frame.render_widget(Paragraph::new(lines).block(block), popup);
 }

@@ -12,7 +12,8 @@ mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
 
 use super::app::App;
 use super::theme;
@@ -88,15 +89,15 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     let area = frame.area();
     let Some(areas) = areas(area, diagram::width(app.say())) else {
         let message = say.too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
-        let paragraph = Paragraph::new(message)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true });
+        // Whole, centred, as many rows as it takes (as fit).
+        let lines = wrap::wrap(vec![Line::raw(message)], usize::from(area.width));
+        let height = (lines.len() as u16).min(area.height);
         let middle = Rect {
-            y: area.height / 2 - area.height.min(2) / 2,
-            height: area.height.min(3),
+            y: (area.height - height) / 2,
+            height,
             ..area
         };
-        frame.render_widget(paragraph, middle);
+        frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), middle);
         return Extents::default();
     };
     title::render_title(frame, areas.title, app);
