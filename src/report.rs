@@ -9,7 +9,7 @@ use crate::dialect::Dialect;
 use crate::engine::{Budget, Outcome, SAFETY_CAP, Trace};
 use crate::narrate::{Lang, Say};
 use crate::text::one_line;
-use crate::transcript::{Source, Transcript, Verification};
+use crate::transcript::{Note, Source, Transcript, Verification};
 
 /// How long a title or a note may get on one line of the text report.
 const PREVIEW_CHARS: usize = 72;
@@ -21,7 +21,7 @@ pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
     let say = |t: &Trace| Say::new(lang, t.config.dialect);
     let plain = Say::new(lang, Dialect::default());
     for note in &source.notes {
-        lines.push(plain.note_line(&one_line(note, PREVIEW_CHARS * 3)));
+        lines.push(plain.note_line(&one_line(&plain.note_text(note), PREVIEW_CHARS * 3)));
     }
     let count = source.runs.len();
     for (n, (transcript, trace)) in source.runs.iter().zip(traces).enumerate() {
@@ -78,7 +78,7 @@ pub fn json(source: &Source, traces: &[Trace]) -> Value {
 /// What `validate` prints: the format, each run, and every note.
 pub fn summary(path: &str, source: &Source, lang: Lang) -> String {
     let say = Say::new(lang, Dialect::default());
-    let note = |n: &String| say.note_line(&one_line(n, PREVIEW_CHARS * 3));
+    let note = |n: &Note| say.note_line(&one_line(&say.note_text(n), PREVIEW_CHARS * 3));
     let mut lines = vec![say.valid_file(
         &one_line(path, PREVIEW_CHARS),
         &source.kind,
@@ -130,7 +130,7 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
         say.question_line(&one_line(&transcript.question, PREVIEW_CHARS * 2)),
     ];
     for note in &transcript.notes {
-        lines.push(say.note_line(&one_line(note, PREVIEW_CHARS * 3)));
+        lines.push(say.note_line(&one_line(&say.note_text(note), PREVIEW_CHARS * 3)));
     }
     for step in &trace.steps {
         // Columns by display width: a Chinese character takes two.

@@ -225,7 +225,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
             .and_then(Value::as_str)
             .map(str::to_owned),
         usage: read::usage(response, "input_tokens", "output_tokens"),
-        note: None,
+        choices: None,
     }
 }
 

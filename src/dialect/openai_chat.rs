@@ -12,6 +12,7 @@ use crate::engine::{
     Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef, Usage,
 };
 use crate::narrate::Tr;
+use crate::transcript::Skip;
 
 pub const WORDS: Words = Words {
     api: "OpenAI Chat Completions",
@@ -260,7 +261,7 @@ pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
 pub fn read_tool_call(reader: &mut Reader, value: &Value) -> Option<Block> {
     let object = value.as_object()?;
     let Some(function) = object.get("function").and_then(Value::as_object) else {
-        reader.skipped.add("tool calls that are not functions");
+        reader.skipped.add(Skip::ToolCallsNotFunctions);
         return None;
     };
     Some(Block::ToolUse {
@@ -274,8 +275,7 @@ pub fn read_tool_call(reader: &mut Reader, value: &Value) -> Option<Block> {
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let choices = response.get("choices").and_then(Value::as_array);
     let choices = choices.map_or(&[][..], Vec::as_slice);
-    let note = (choices.len() > 1)
-        .then(|| format!("holds {} choices; the first is replayed", choices.len()));
+    let several = (choices.len() > 1).then_some(choices.len());
     let first = choices.first();
     let message = match first
         .and_then(|c| c.get("message"))
@@ -294,7 +294,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
             .and_then(Value::as_str)
             .map(str::to_owned),
         usage: read::usage(response, "prompt_tokens", "completion_tokens"),
-        note,
+        choices: several,
     }
 }
 

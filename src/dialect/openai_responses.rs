@@ -14,6 +14,7 @@ use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
 use crate::engine::{Block, Message, Reply, Role, StopReason, ToolDef};
 use crate::narrate::Tr;
+use crate::transcript::Skip;
 
 pub const WORDS: Words = Words {
     api: "OpenAI Responses",
@@ -204,7 +205,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
         },
         stop_reason,
         usage: read::usage(response, "input_tokens", "output_tokens"),
-        note: None,
+        choices: None,
     }
 }
 
@@ -257,11 +258,11 @@ fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
             })
         }
         (Some(other), _) => {
-            reader.skipped.add(format!("`{other}` items"));
+            reader.skipped.add(Skip::Items(other.to_owned()));
             None
         }
         (None, _) => {
-            reader.skipped.add("untyped items");
+            reader.skipped.add(Skip::UntypedItems);
             None
         }
     }

@@ -9,25 +9,24 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::engine::{Block, Message, Role, ToolDef, Usage};
+use crate::transcript::{Note, Skip};
 
-/// Counts of what an import left out, by description.
+/// Counts of what an import left out, by kind.
 #[derive(Debug, Default, Clone)]
-pub struct Skipped(BTreeMap<String, usize>);
+pub struct Skipped(BTreeMap<Skip, usize>);
 
 impl Skipped {
-    pub fn add(&mut self, what: impl Into<String>) {
-        *self.0.entry(what.into()).or_default() += 1;
+    pub fn add(&mut self, what: Skip) {
+        *self.0.entry(what).or_default() += 1;
     }
 
-    /// One note per kind of thing skipped, e.g. "skipped 3 `image` blocks".
-    pub fn notes(&self) -> Vec<String> {
+    /// One note per kind of thing skipped.
+    pub fn notes(&self) -> Vec<Note> {
         self.0
             .iter()
-            .map(|(what, n)| {
-                format!(
-                    "skipped {what} (seen {n} time{})",
-                    if *n == 1 { "" } else { "s" }
-                )
+            .map(|(what, count)| Note::Skipped {
+                what: what.clone(),
+                count: *count,
             })
             .collect()
     }
@@ -52,7 +51,7 @@ pub enum Read {
 impl Reader {
     pub fn message(&mut self, value: &Value) -> Read {
         let Some(object) = value.as_object() else {
-            self.skipped.add("messages that are not JSON objects");
+            self.skipped.add(Skip::MessagesNotObjects);
             return Read::Nothing;
         };
         let role = object.get("role").and_then(Value::as_str).unwrap_or("");
@@ -100,7 +99,7 @@ impl Reader {
                 Read::Message(Message { role, content })
             }
             other => {
-                self.skipped.add(format!("messages with role `{other}`"));
+                self.skipped.add(Skip::Role(other.to_owned()));
                 Read::Nothing
             }
         }
@@ -159,7 +158,7 @@ impl Reader {
                     .unwrap_or(false),
             },
             other => {
-                self.skipped.add(format!("`{other}` blocks"));
+                self.skipped.add(Skip::Blocks(other.to_owned()));
                 return None;
             }
         };
@@ -177,8 +176,8 @@ impl Reader {
                         Some("text" | "input_text" | "output_text") => {
                             texts.push(part.get("text").and_then(Value::as_str).unwrap_or(""))
                         }
-                        Some(other) => self.skipped.add(format!("`{other}` parts of results")),
-                        None => self.skipped.add("untyped parts of results"),
+                        Some(other) => self.skipped.add(Skip::ResultParts(other.to_owned())),
+                        None => self.skipped.add(Skip::UntypedResultParts),
                     }
                 }
                 texts.join("\n")
@@ -289,13 +288,13 @@ pub struct Request {
 }
 
 /// What one response carried: the reply, its stop reason and usage, and
-/// anything about it worth a note.
+/// how many choices it offered when it offered several.
 #[derive(Debug)]
 pub struct Response {
     pub message: Message,
     pub stop_reason: Option<String>,
     pub usage: Option<Usage>,
-    pub note: Option<String>,
+    pub choices: Option<usize>,
 }
 
 /// The usage object of a response, under this API's two key names.

@@ -13,6 +13,7 @@
 
 mod captions;
 mod detail;
+mod notes;
 mod report;
 mod screen;
 mod steps;

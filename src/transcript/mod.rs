@@ -5,6 +5,7 @@ mod builtin;
 mod error;
 pub mod import;
 mod localize;
+mod notes;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use crate::narrate::Lang;
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
+pub use notes::{Note, Skip};
 
 /// The transcript format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -88,7 +90,7 @@ pub struct Transcript {
     pub expect: Option<Expectation>,
     /// What an import found odd in the recording (gaps, skipped parts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// The messages before the question. Runs cut from one long log share a

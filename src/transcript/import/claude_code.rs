@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::segment::{Entry, Origin, Recording};
 use crate::dialect::read::{Read, Reader};
 use crate::engine::{Role, Usage};
+use crate::transcript::Skip;
 
 /// The main conversation and the side chains, in that order.
 pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
@@ -15,13 +16,13 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
     for line in lines {
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
         if kind != "user" && kind != "assistant" {
-            reader.skipped.add(format!("`{kind}` lines"));
+            reader.skipped.add(Skip::Lines(kind.to_owned()));
             continue;
         }
         let Some(message) = line.get("message") else {
             reader
                 .skipped
-                .add(format!("`{kind}` lines without a message"));
+                .add(Skip::LinesWithoutMessage(kind.to_owned()));
             continue;
         };
         let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);

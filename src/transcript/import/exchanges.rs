@@ -13,13 +13,14 @@ use super::segment::{Entry, Origin, Recording};
 use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, is_prompt, only_results, tool_definitions};
 use crate::engine::{Block, Message, Role};
+use crate::transcript::Note;
 
 /// Reads the exchanges into `recording`; returns the API they speak.
 pub fn read(
     exchanges: &[Value],
     recording: &mut Recording,
     reader: &mut Reader,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Dialect {
     let api = exchanges
         .first()
@@ -28,10 +29,7 @@ pub fn read(
     for (k, exchange) in exchanges.iter().enumerate() {
         let (Some(request), Some(response)) = (exchange.get("request"), exchange.get("response"))
         else {
-            notes.push(format!(
-                "exchange {} has no request or no response; skipped",
-                k + 1
-            ));
+            notes.push(Note::ExchangeIncomplete { number: k + 1 });
             continue;
         };
         // Clients may offer more tools as the run goes on: keep them all.
@@ -60,11 +58,10 @@ pub fn read(
                 .take_while(|(a, b)| same_message(a, b))
                 .count();
             if common < have.len() {
-                notes.push(format!(
-                    "request #{} does not repeat the history the earlier calls built, from \
-                     messages[{common}] on: the client edited it; the replay keeps the loop's own history",
-                    k + 1
-                ));
+                notes.push(Note::HistoryEdited {
+                    request: k + 1,
+                    from: common,
+                });
             }
             sent.into_iter().skip(have.len()).collect()
         };
@@ -74,8 +71,11 @@ pub fn read(
             add_additions(recording, new);
         }
         let reply = api.read_response(reader, response);
-        if let Some(note) = reply.note {
-            notes.push(format!("response #{}: {note}", k + 1));
+        if let Some(choices) = reply.choices {
+            notes.push(Note::ManyChoices {
+                response: k + 1,
+                choices,
+            });
         }
         if let Some(model) = response
             .get("model")

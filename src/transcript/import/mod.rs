@@ -8,7 +8,7 @@ mod segment;
 
 use serde_json::Value;
 
-use super::{LoadError, Transcript};
+use super::{LoadError, Note, Transcript};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
 use crate::narrate::Lang;
@@ -55,7 +55,7 @@ pub struct Source {
     pub kind: String,
     pub runs: Vec<Transcript>,
     /// File-wide notes (skipped parts); each run carries its own too.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// The file's content, parsed once: one JSON document or JSON Lines.

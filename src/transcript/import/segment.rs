@@ -10,7 +10,7 @@ use crate::dialect::Dialect;
 use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
 
 use crate::dialect::read::{folds_into, is_prompt};
-use crate::transcript::{FORMAT_VERSION, History, Transcript};
+use crate::transcript::{FORMAT_VERSION, History, Note, Transcript};
 
 /// Where a recorded message came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ struct RunBuilder {
     results: BTreeMap<String, ToolOutput>,
     inserted: Vec<Insertion>,
     pending_insert: Vec<Message>,
-    notes: Vec<String>,
+    notes: Vec<Note>,
 }
 
 pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
@@ -231,9 +231,9 @@ impl RunBuilder {
                 continue;
             };
             if !asked.contains(tool_use_id.as_str()) {
-                self.notes.push(format!(
-                    "a tool result for `{tool_use_id}` answers no tool call of the reply before it"
-                ));
+                self.notes.push(Note::ResultWithoutCall {
+                    id: tool_use_id.clone(),
+                });
                 continue;
             }
             let output = ToolOutput {
@@ -241,9 +241,9 @@ impl RunBuilder {
                 is_error: *is_error,
             };
             if self.results.insert(tool_use_id.clone(), output).is_some() {
-                self.notes.push(format!(
-                    "tool call `{tool_use_id}` has more than one result"
-                ));
+                self.notes.push(Note::ManyResults {
+                    id: tool_use_id.clone(),
+                });
             }
         }
     }
@@ -254,10 +254,9 @@ impl RunBuilder {
         for reply in &self.replies {
             for call in reply.tool_calls() {
                 if !seen.insert(call.id.to_owned()) {
-                    self.notes.push(format!(
-                        "tool call id `{}` is used more than once; the API would reject the request",
-                        call.id
-                    ));
+                    self.notes.push(Note::ReusedCallId {
+                        id: call.id.to_owned(),
+                    });
                 }
                 if !self.results.contains_key(call.id) {
                     missing.push(call.id.to_owned());
@@ -265,9 +264,7 @@ impl RunBuilder {
             }
         }
         for id in missing {
-            self.notes.push(format!(
-                "tool call `{id}` has no recorded result; the replay sends an error result in its place"
-            ));
+            self.notes.push(Note::MissingResult { id: id.clone() });
             self.results.insert(id, ToolOutput::error(MISSING_RESULT));
         }
         let turns = (self.replies.len() as u32 + 1).max(10);

@@ -114,7 +114,7 @@ fn summary(app: &App) -> Vec<Line<'static>> {
         for note in &app.transcript().notes {
             lines.push(labelled(
                 say.note(),
-                one_line(note, FOLD_CHARS),
+                one_line(&say.note_text(note), FOLD_CHARS),
                 theme::STOPPED,
             ));
         }

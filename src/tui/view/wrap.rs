@@ -59,9 +59,14 @@ fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
             rows.push(next);
             break_at = None;
         }
-        let row = rows.last_mut().expect("there is always a row");
         let wide = cell.width > 1;
         let space = cell.text == " ";
+        let wrapped = rows.len() > 1;
+        let row = rows.last_mut().expect("there is always a row");
+        // A space that would open a wrapped row is the break itself.
+        if space && row.is_empty() && wrapped {
+            continue;
+        }
         if wide && !row.is_empty() {
             break_at = Some(row.len());
         }
@@ -106,6 +111,8 @@ mod tests {
         }
         assert_eq!(texts(&lines).concat(), "开始，第 0 轮：messages 里只有问题");
         assert_eq!(texts(&lines)[0], "开始，第 0 ");
+        let lines = wrap(vec![Line::raw("必须把 None 当作")], 6);
+        assert_eq!(texts(&lines), ["必须把", "None ", "当作"]);
     }
 
     #[test]

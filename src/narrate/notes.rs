@@ -1,0 +1,90 @@
+//! What an import noticed, in words.
+
+use super::{Lang, Say, plural};
+use crate::transcript::{Note, Skip};
+
+impl Say {
+    pub fn note_text(self, note: &Note) -> String {
+        match (self.lang, note) {
+            (Lang::En, Note::ResultWithoutCall { id }) => {
+                format!("a tool result for `{id}` answers no tool call of the reply before it")
+            }
+            (Lang::Zh, Note::ResultWithoutCall { id }) => {
+                format!("{id} 的工具结果回应不了前一条回复里的任何工具请求")
+            }
+            (Lang::En, Note::ManyResults { id }) => {
+                format!("tool call `{id}` has more than one result")
+            }
+            (Lang::Zh, Note::ManyResults { id }) => format!("工具调用 {id} 有不止一个工具结果"),
+            (Lang::En, Note::ReusedCallId { id }) => format!(
+                "tool call id `{id}` is used more than once; the API would reject the request"
+            ),
+            (Lang::Zh, Note::ReusedCallId { id }) => {
+                format!("工具调用 id {id} 被用了不止一次；API 会拒绝这样的请求")
+            }
+            (Lang::En, Note::MissingResult { id }) => format!(
+                "tool call `{id}` has no recorded result; the replay sends an error result in its place"
+            ),
+            (Lang::Zh, Note::MissingResult { id }) => {
+                format!("工具调用 {id} 没有录下工具结果；重放用一个错误结果代替")
+            }
+            (Lang::En, Note::ExchangeIncomplete { number }) => {
+                format!("exchange {number} has no request or no response; skipped")
+            }
+            (Lang::Zh, Note::ExchangeIncomplete { number }) => {
+                format!("第 {number} 组交换缺少请求或响应；已跳过")
+            }
+            (Lang::En, Note::HistoryEdited { request, from }) => format!(
+                "request #{request} does not repeat the history the earlier calls built, from \
+                 messages[{from}] on: the client edited it; the replay keeps the loop's own history"
+            ),
+            (Lang::Zh, Note::HistoryEdited { request, from }) => format!(
+                "第 {request} 次请求没有重复之前调用建立的历史（从 messages[{from}] 起）：\
+                 客户端修改过它；重放保留循环自己的历史"
+            ),
+            (Lang::En, Note::ManyChoices { response, choices }) => {
+                format!("response #{response} holds {choices} choices; the first is replayed")
+            }
+            (Lang::Zh, Note::ManyChoices { response, choices }) => {
+                format!("第 {response} 个响应有 {choices} 个候选；重放第一个")
+            }
+            (Lang::En, Note::Skipped { what, count }) => format!(
+                "skipped {} (seen {count} time{})",
+                self.skip(what),
+                plural(*count)
+            ),
+            (Lang::Zh, Note::Skipped { what, count }) => {
+                format!("跳过了{}（共 {count} 处）", self.skip(what))
+            }
+            (_, Note::Text(text)) => text.clone(),
+        }
+    }
+
+    /// A kind of skipped part, as a noun phrase.
+    fn skip(self, what: &Skip) -> String {
+        match (self.lang, what) {
+            (Lang::En, Skip::Lines(kind)) => format!("`{kind}` lines"),
+            (Lang::Zh, Skip::Lines(kind)) => format!(" {kind} 行"),
+            (Lang::En, Skip::LinesWithoutMessage(kind)) => {
+                format!("`{kind}` lines without a message")
+            }
+            (Lang::Zh, Skip::LinesWithoutMessage(kind)) => format!("没有消息的 {kind} 行"),
+            (Lang::En, Skip::ToolCallsNotFunctions) => "tool calls that are not functions".into(),
+            (Lang::Zh, Skip::ToolCallsNotFunctions) => "不是函数的工具调用".into(),
+            (Lang::En, Skip::Items(kind)) => format!("`{kind}` items"),
+            (Lang::Zh, Skip::Items(kind)) => format!(" {kind} 项"),
+            (Lang::En, Skip::UntypedItems) => "untyped items".into(),
+            (Lang::Zh, Skip::UntypedItems) => "没有类型的项".into(),
+            (Lang::En, Skip::MessagesNotObjects) => "messages that are not JSON objects".into(),
+            (Lang::Zh, Skip::MessagesNotObjects) => "不是 JSON 对象的消息".into(),
+            (Lang::En, Skip::Role(role)) => format!("messages with role `{role}`"),
+            (Lang::Zh, Skip::Role(role)) => format!("角色为 {role} 的消息"),
+            (Lang::En, Skip::Blocks(kind)) => format!("`{kind}` blocks"),
+            (Lang::Zh, Skip::Blocks(kind)) => format!(" {kind} 块"),
+            (Lang::En, Skip::ResultParts(kind)) => format!("`{kind}` parts of results"),
+            (Lang::Zh, Skip::ResultParts(kind)) => format!("工具结果里的 {kind} 部分"),
+            (Lang::En, Skip::UntypedResultParts) => "untyped parts of results".into(),
+            (Lang::Zh, Skip::UntypedResultParts) => "工具结果里没有类型的部分".into(),
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! What an import noticed about a recording: facts, put into words (in
+//! either language) by [`crate::narrate`]. In a transcript file a note is
+//! written as its English sentence, and one read back is kept as written.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::dialect::Dialect;
+use crate::narrate::{Lang, Say};
+
+/// Something an import noticed. Two notes are the same when they say the
+/// same, so one read back from a file equals the one that was written.
+#[derive(Debug, Clone)]
+pub enum Note {
+    /// A tool result that answers no call of the reply before it.
+    ResultWithoutCall { id: String },
+    /// A tool call with more than one recorded result.
+    ManyResults { id: String },
+    /// A tool-call id used for two calls.
+    ReusedCallId { id: String },
+    /// A tool call with no recorded result: the replay answers with an error.
+    MissingResult { id: String },
+    /// An exchange without a request or a response.
+    ExchangeIncomplete { number: usize },
+    /// A request that does not repeat the history the earlier calls built.
+    HistoryEdited { request: usize, from: usize },
+    /// A response with several choices, of which the first is replayed.
+    ManyChoices { response: usize, choices: usize },
+    /// Parts of the recording left out, and how often.
+    Skipped { what: Skip, count: usize },
+    /// A note as a transcript file wrote it.
+    Text(String),
+}
+
+/// A kind of part an import leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    /// Lines of a session log of this type.
+    Lines(String),
+    /// Lines of this type that carry no message.
+    LinesWithoutMessage(String),
+    ToolCallsNotFunctions,
+    /// Responses items of this type.
+    Items(String),
+    UntypedItems,
+    MessagesNotObjects,
+    /// Messages with this role.
+    Role(String),
+    /// Content blocks of this type.
+    Blocks(String),
+    /// Parts of tool results of this type.
+    ResultParts(String),
+    UntypedResultParts,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let say = Say::new(Lang::En, Dialect::default());
+        f.write_str(&say.note_text(self))
+    }
+}
+
+impl PartialEq for Note {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for Note {}
+
+impl Serialize for Note {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Note {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Note::Text)
+    }
+}
