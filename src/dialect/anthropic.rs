@@ -94,121 +94,177 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
     json!({ "type": "tool_use", "id": id, "name": name, "input": input })
 }
 
-/// One turn of the conversation as the API reads it: consecutive messages
-/// of one role, combined.
-struct Turn<'a> {
-    role: Role,
-    /// Each block with the index of the message it came from.
-    blocks: Vec<(usize, &'a Block)>,
-    first: usize,
+/// The rules of the Messages API about `messages`, checked as the
+/// conversation grows: each call hands over only the messages added since
+/// the last one, so a replay stays linear however long it runs. The last
+/// turn stays open: consecutive messages of one role are one turn. The
+/// current reference no longer asks for the first message to be the
+/// user's, so that is not a rule here.
+#[derive(Debug, Default)]
+pub struct Checker {
+    /// Every tool-use id of a closed assistant turn.
+    seen_calls: HashSet<String>,
+    /// The tool-use ids of the last closed assistant turn, and where it began.
+    asked: Vec<String>,
+    asked_at: usize,
+    /// The last turn, which the next message may still join.
+    open: Option<Turn>,
+    /// An empty message, allowed only as the final assistant message.
+    empty_at: Option<usize>,
 }
 
-/// Consecutive messages of the same role, combined into turns. The API
-/// reference, on `messages`: "Consecutive `user` or `assistant` turns in
-/// your request will be combined into a single turn."
+/// One turn of the conversation as the API reads it. The API reference,
+/// on `messages`: "Consecutive `user` or `assistant` turns in your request
+/// will be combined into a single turn."
 /// (https://platform.claude.com/docs/en/api/messages/create)
-fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
-    let mut turns: Vec<Turn> = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        let blocks = message.content.iter().map(|b| (index, b));
-        match turns.last_mut() {
-            Some(turn) if turn.role == message.role => turn.blocks.extend(blocks),
-            _ => turns.push(Turn {
-                role: message.role,
-                blocks: blocks.collect(),
-                first: index,
-            }),
+#[derive(Debug)]
+struct Turn {
+    role: Role,
+    first: usize,
+    /// Tool results, with the index of their message.
+    results: Vec<(usize, String)>,
+    /// Tool-use ids.
+    calls: Vec<String>,
+    /// Where a tool result follows other content.
+    result_after_text: Option<usize>,
+    has_other: bool,
+}
+
+impl Checker {
+    /// Adds the message at `index` to the conversation checked so far.
+    pub fn push(&mut self, index: usize, message: &Message) -> Result<(), Rejection> {
+        // Not stated in prose: the reference types text as at least one
+        // character, and the API answers an empty message with "all messages
+        // must have non-empty content except for the optional final assistant
+        // message" (an API error, as users report it, e.g.
+        // https://github.com/anthropics/claude-code/issues/3196).
+        if let Some(at) = self.empty_at {
+            return Err(Rejection::new(at, RequestRule::EmptyContent, vec![]));
+        }
+        if message.content.is_empty() {
+            if message.role != Role::Assistant {
+                return Err(Rejection::new(index, RequestRule::EmptyContent, vec![]));
+            }
+            self.empty_at = Some(index);
+        }
+        if self.open.as_ref().is_some_and(|t| t.role != message.role) {
+            let turn = self.open.take().expect("checked above");
+            self.close(turn)?;
+        }
+        let turn = self.open.get_or_insert_with(|| Turn {
+            role: message.role,
+            first: index,
+            results: Vec::new(),
+            calls: Vec::new(),
+            result_after_text: None,
+            has_other: false,
+        });
+        for block in &message.content {
+            match block {
+                Block::ToolResult { tool_use_id, .. } => {
+                    if turn.has_other && turn.result_after_text.is_none() {
+                        turn.result_after_text = Some(index);
+                    }
+                    turn.results.push((index, tool_use_id.clone()));
+                }
+                Block::ToolUse { id, .. } => {
+                    turn.has_other = true;
+                    turn.calls.push(id.clone());
+                }
+                _ => turn.has_other = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the request, as it stands, breaks a rule; the open last turn
+    /// is judged as if it ended here.
+    pub fn finish(&self) -> Result<(), Rejection> {
+        let Some(turn) = &self.open else {
+            return Err(Rejection::new(0, RequestRule::NoMessages, vec![]));
+        };
+        match turn.role {
+            Role::User => self.check_user(turn),
+            Role::Assistant => {
+                self.check_assistant(turn)?;
+                // Calls at the very end have no result after them.
+                let pending = turn.calls.iter().map(String::as_str).collect();
+                Rejection::unless_any(turn.first, RequestRule::UnansweredCalls, pending)
+            }
         }
     }
-    turns
-}
 
-/// The rules of the Messages API about `messages`, each cited where it is
-/// checked. The current reference no longer asks for the first message to
-/// be the user's, so that is not a rule here. One pass.
-pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
-    use RequestRule::*;
-    if messages.is_empty() {
-        return Err(Rejection::new(0, NoMessages, vec![]));
-    }
-    // Not stated in prose: the reference types text as at least one
-    // character, and the API answers an empty message with "all messages
-    // must have non-empty content except for the optional final assistant
-    // message" (an API error, as users report it, e.g.
-    // https://github.com/anthropics/claude-code/issues/3196).
-    let last = messages.len() - 1;
-    if let Some(index) = messages
-        .iter()
-        .enumerate()
-        .position(|(i, m)| m.content.is_empty() && !(i == last && m.role == Role::Assistant))
-    {
-        return Err(Rejection::new(index, EmptyContent, vec![]));
-    }
-    let mut seen_calls = HashSet::new();
-    // The tool_use ids of the previous assistant turn, and where it started.
-    let mut asked: Vec<&str> = Vec::new();
-    let mut asked_at = 0;
-    for turn in turns(messages) {
+    fn close(&mut self, turn: Turn) -> Result<(), Rejection> {
         match turn.role {
             Role::User => {
-                let answered: Vec<(usize, &str)> = turn
-                    .blocks
-                    .iter()
-                    .filter_map(|(i, b)| match b {
-                        Block::ToolResult { tool_use_id, .. } => Some((*i, tool_use_id.as_str())),
-                        _ => None,
-                    })
-                    .collect();
-                let ids = || answered.iter().map(|(_, id)| *id);
-                // "Tool result blocks must immediately follow their
-                // corresponding tool use blocks in the message history. You
-                // cannot include any messages between the assistant's tool use
-                // message and the user's tool result message."
-                // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls)
-                // And from handling-stop-reasons: "The continuation is a user
-                // message of `tool_result` blocks, one for every `tool_use`
-                // block in the response".
-                let orphans = ids().filter(|id| !asked.contains(id)).collect();
-                let at = answered.first().map_or(turn.first, |(i, _)| *i);
-                Rejection::unless_any(at, ResultsWithoutCall, orphans)?;
-                let unanswered = asked.iter().copied().filter(|id| !ids().any(|a| a == *id));
-                Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())?;
-                let twice = answered
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, (_, id))| answered[..*k].iter().any(|(_, a)| a == id))
-                    .map(|(_, (_, id))| *id)
-                    .collect();
-                Rejection::unless_any(at, AnsweredTwice, twice)?;
-                // "In the user message containing tool results, the tool_result
-                // blocks must come FIRST in the content array. Any text must
-                // come AFTER all tool results." (handle-tool-calls, above)
-                let is_result = |(_, b): &&(usize, &Block)| matches!(b, Block::ToolResult { .. });
-                if let Some((index, _)) = turn.blocks.iter().skip_while(is_result).find(is_result) {
-                    return Err(Rejection::new(*index, ResultsNotFirst, vec![]));
-                }
-                asked.clear();
+                self.check_user(&turn)?;
+                self.asked.clear();
             }
             Role::Assistant => {
-                asked = turn
-                    .blocks
-                    .iter()
-                    .filter_map(|(_, b)| match b {
-                        Block::ToolUse { id, .. } => Some(id.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                asked_at = turn.first;
-                // The docs call the id "A unique identifier for this particular
-                // tool use block"; the API refuses a reused one with "`tool_use`
-                // ids must be unique" (an API error, as users report it:
-                // https://github.com/anthropics/claude-code/issues/28515).
-                let reused = asked.iter().copied().filter(|id| !seen_calls.insert(*id));
-                Rejection::unless_any(turn.first, DuplicateCallIds, reused.collect())?;
+                self.check_assistant(&turn)?;
+                self.seen_calls.extend(turn.calls.iter().cloned());
+                self.asked = turn.calls;
+                self.asked_at = turn.first;
             }
         }
+        Ok(())
     }
-    Rejection::unless_any(asked_at, UnansweredCalls, asked)
+
+    fn check_user(&self, turn: &Turn) -> Result<(), Rejection> {
+        use RequestRule::*;
+        let asked = |id: &str| self.asked.iter().any(|a| a == id);
+        let ids = || turn.results.iter().map(|(_, id)| id.as_str());
+        // "Tool result blocks must immediately follow their corresponding
+        // tool use blocks in the message history. You cannot include any
+        // messages between the assistant's tool use message and the user's
+        // tool result message."
+        // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls)
+        // And from handling-stop-reasons: "The continuation is a user message
+        // of `tool_result` blocks, one for every `tool_use` block in the
+        // response".
+        let at = turn.results.first().map_or(turn.first, |(i, _)| *i);
+        Rejection::unless_any(
+            at,
+            ResultsWithoutCall,
+            ids().filter(|id| !asked(id)).collect(),
+        )?;
+        let unanswered = self
+            .asked
+            .iter()
+            .map(String::as_str)
+            .filter(|id| !ids().any(|a| a == *id));
+        Rejection::unless_any(self.asked_at, UnansweredCalls, unanswered.collect())?;
+        let twice = turn
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(k, (_, id))| turn.results[..*k].iter().any(|(_, a)| a == id))
+            .map(|(_, (_, id))| id.as_str())
+            .collect();
+        Rejection::unless_any(at, AnsweredTwice, twice)?;
+        // "In the user message containing tool results, the tool_result
+        // blocks must come FIRST in the content array. Any text must come
+        // AFTER all tool results." (handle-tool-calls, above)
+        match turn.result_after_text {
+            Some(index) => Err(Rejection::new(index, ResultsNotFirst, vec![])),
+            None => Ok(()),
+        }
+    }
+
+    fn check_assistant(&self, turn: &Turn) -> Result<(), Rejection> {
+        // The docs call the id "A unique identifier for this particular tool
+        // use block"; the API refuses a reused one with "`tool_use` ids must
+        // be unique" (an API error, as users report it:
+        // https://github.com/anthropics/claude-code/issues/28515).
+        let reused = turn
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|(k, id)| self.seen_calls.contains(*id) || turn.calls[..*k].contains(id))
+            .map(|(_, id)| id.as_str())
+            .collect();
+        Rejection::unless_any(turn.first, RequestRule::DuplicateCallIds, reused)
+    }
 }
 
 /// A Messages API response: content blocks and `stop_reason`.
@@ -246,7 +302,10 @@ mod tests {
     }
 
     fn rule(messages: Value) -> Option<RequestRule> {
-        check_request(&from_docs(messages)).err().map(|r| r.rule)
+        super::super::Dialect::AnthropicMessages
+            .check_request(&from_docs(messages))
+            .err()
+            .map(|r| r.rule)
     }
 
     fn call(id: &str) -> Value {

@@ -144,16 +144,28 @@ impl Dialect {
             .unwrap_or_default()
     }
 
-    /// Checks a request's `messages` against this API's documented rules.
-    pub fn check_request(self, messages: &[Message]) -> Result<(), Rejection> {
+    /// A checker of this API's request rules, fed the conversation as it
+    /// grows.
+    pub fn checker(self) -> RequestChecker {
         match self {
-            Dialect::AnthropicMessages => anthropic::check_request(messages),
+            Dialect::AnthropicMessages => RequestChecker::Anthropic(Default::default()),
             // Responses pairs `function_call` and `function_call_output` on
             // `call_id` as Chat pairs `tool_calls` and `tool` messages; its
             // docs show the pairing only by example, and its errors ("No tool
             // output found for function call …") are those of Chat's rules.
-            Dialect::OpenaiChat | Dialect::OpenaiResponses => openai_chat::check_request(messages),
+            Dialect::OpenaiChat | Dialect::OpenaiResponses => {
+                RequestChecker::Chat(Default::default())
+            }
         }
+    }
+
+    /// Checks a whole request's `messages` against this API's rules.
+    pub fn check_request(self, messages: &[Message]) -> Result<(), Rejection> {
+        let mut checker = self.checker();
+        for (index, message) in messages.iter().enumerate() {
+            checker.push(index, message)?;
+        }
+        checker.finish()
     }
 
     /// A request body: what the client sends on one call.
@@ -227,6 +239,32 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::tool_call(id, name, input),
             Dialect::OpenaiChat => openai_chat::tool_call(id, name, input),
             Dialect::OpenaiResponses => openai_responses::tool_call(id, name, input),
+        }
+    }
+}
+
+/// The request rules of one API, checked incrementally: the prefix of a
+/// request was checked on the call before, so a replay stays linear.
+#[derive(Debug)]
+pub enum RequestChecker {
+    Anthropic(anthropic::Checker),
+    Chat(openai_chat::Checker),
+}
+
+impl RequestChecker {
+    /// Adds the message at `index`, the next one of the conversation.
+    pub fn push(&mut self, index: usize, message: &Message) -> Result<(), Rejection> {
+        match self {
+            RequestChecker::Anthropic(checker) => checker.push(index, message),
+            RequestChecker::Chat(checker) => checker.push(index, message),
+        }
+    }
+
+    /// Whether the conversation so far, sent as a request, breaks a rule.
+    pub fn finish(&self) -> Result<(), Rejection> {
+        match self {
+            RequestChecker::Anthropic(checker) => checker.finish(),
+            RequestChecker::Chat(checker) => checker.finish(),
         }
     }
 }

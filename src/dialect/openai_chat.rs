@@ -184,76 +184,102 @@ enum Sent<'a> {
     Other,
 }
 
-/// The native messages as the sequence of wire messages they become, each
-/// with the index of its native message.
-fn sent(messages: &[Message]) -> impl Iterator<Item = (usize, Sent<'_>)> {
-    messages.iter().enumerate().flat_map(|(index, message)| {
-        let results: Vec<Sent> = message
+/// One native message as the sequence of wire messages it becomes.
+fn sent(message: &Message) -> impl Iterator<Item = Sent<'_>> {
+    let results: Vec<Sent> = message
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            Block::ToolResult { tool_use_id, .. } => Some(Sent::Result(tool_use_id)),
+            _ => None,
+        })
+        .collect();
+    // Whatever is not a result goes in one message of the native role; an
+    // empty message is still a message.
+    let has_rest = results.is_empty()
+        || message
             .content
             .iter()
-            .filter_map(|b| match b {
-                Block::ToolResult { tool_use_id, .. } => Some(Sent::Result(tool_use_id)),
-                _ => None,
-            })
-            .collect();
-        // Whatever is not a result goes in one message of the native role;
-        // an empty message is still a message.
-        let has_rest = results.is_empty()
-            || message
-                .content
-                .iter()
-                .any(|b| !matches!(b, Block::ToolResult { .. }));
-        let calls: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
-        let rest = if calls.is_empty() {
-            Sent::Other
-        } else {
-            Sent::Calls(calls)
-        };
-        results
-            .into_iter()
-            .chain(has_rest.then_some(rest))
-            .map(move |s| (index, s))
-    })
+            .any(|b| !matches!(b, Block::ToolResult { .. }));
+    let calls: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
+    let rest = if calls.is_empty() {
+        Sent::Other
+    } else {
+        Sent::Calls(calls)
+    };
+    results.into_iter().chain(has_rest.then_some(rest))
 }
 
-/// The pairing rules of Chat Completions. They are not stated on a docs
-/// page; the API states them in its errors, quoted in the tests: an
-/// assistant message with `tool_calls` must be followed by `tool` messages
-/// answering each `tool_call_id`, and a `tool` message must answer a
-/// preceding message with `tool_calls`. Consecutive user messages are
-/// fine. One pass.
-pub fn check_request(messages: &[Message]) -> Result<(), Rejection> {
-    use RequestRule::*;
-    if messages.is_empty() {
-        return Err(Rejection::new(0, NoMessages, vec![]));
-    }
-    let mut seen_calls = HashSet::new();
-    let mut asked: Vec<&str> = Vec::new();
-    let mut answered: Vec<&str> = Vec::new();
-    let mut asked_at = 0;
-    for (index, sent) in sent(messages) {
-        match sent {
-            Sent::Result(id) if answered.contains(&id) => {
-                return Err(Rejection::new(index, AnsweredTwice, vec![id]));
-            }
-            Sent::Result(id) if asked.contains(&id) => answered.push(id),
-            Sent::Result(id) => return Err(Rejection::new(index, ResultsWithoutCall, vec![id])),
-            Sent::Calls(_) | Sent::Other => {
-                let unanswered = asked.iter().copied().filter(|id| !answered.contains(id));
-                Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())?;
-                asked.clear();
-                answered.clear();
-                if let Sent::Calls(calls) = sent {
-                    let reused = calls.iter().copied().filter(|id| !seen_calls.insert(*id));
-                    Rejection::unless_any(index, DuplicateCallIds, reused.collect())?;
-                    asked = calls;
-                    asked_at = index;
+/// The pairing rules of Chat Completions, checked as the conversation
+/// grows: each call hands over only the messages added since the last.
+/// They are not stated on a docs page; the API states them in its errors,
+/// quoted in the tests: an assistant message with `tool_calls` must be
+/// followed by `tool` messages answering each `tool_call_id`, and a `tool`
+/// message must answer a preceding message with `tool_calls`. Consecutive
+/// user messages are fine.
+#[derive(Debug, Default)]
+pub struct Checker {
+    seen_calls: HashSet<String>,
+    /// The calls of the last assistant message, and those answered since.
+    asked: Vec<String>,
+    answered: Vec<String>,
+    asked_at: usize,
+    any: bool,
+}
+
+impl Checker {
+    /// Adds the message at `index` to the conversation checked so far.
+    pub fn push(&mut self, index: usize, message: &Message) -> Result<(), Rejection> {
+        use RequestRule::*;
+        self.any = true;
+        for sent in sent(message) {
+            match sent {
+                Sent::Result(id) if self.answered.iter().any(|a| a == id) => {
+                    return Err(Rejection::new(index, AnsweredTwice, vec![id]));
+                }
+                Sent::Result(id) if self.asked.iter().any(|a| a == id) => {
+                    self.answered.push(id.to_owned())
+                }
+                Sent::Result(id) => {
+                    return Err(Rejection::new(index, ResultsWithoutCall, vec![id]));
+                }
+                Sent::Calls(_) | Sent::Other => {
+                    self.finish()?;
+                    self.asked.clear();
+                    self.answered.clear();
+                    if let Sent::Calls(calls) = sent {
+                        let reused = calls.iter().enumerate().filter(|(k, id)| {
+                            self.seen_calls.contains(**id) || calls[..*k].contains(id)
+                        });
+                        let reused = reused.map(|(_, id)| *id).collect();
+                        Rejection::unless_any(index, DuplicateCallIds, reused)?;
+                        self.seen_calls
+                            .extend(calls.iter().map(|id| id.to_string()));
+                        self.asked = calls.iter().map(|id| id.to_string()).collect();
+                        self.asked_at = index;
+                    }
                 }
             }
         }
+        Ok(())
     }
-    let unanswered = asked.iter().copied().filter(|id| !answered.contains(id));
-    Rejection::unless_any(asked_at, UnansweredCalls, unanswered.collect())
+
+    /// Whether the request, as it stands, leaves a call unanswered.
+    pub fn finish(&self) -> Result<(), Rejection> {
+        if !self.any {
+            return Err(Rejection::new(0, RequestRule::NoMessages, vec![]));
+        }
+        let unanswered = self
+            .asked
+            .iter()
+            .map(String::as_str)
+            .filter(|id| !self.answered.iter().any(|a| a == id));
+        Rejection::unless_any(
+            self.asked_at,
+            RequestRule::UnansweredCalls,
+            unanswered.collect(),
+        )
+    }
 }
 
 /// One entry of a message's `tool_calls`: a function call whose arguments
@@ -330,7 +356,10 @@ mod tests {
     }
 
     fn rule(messages: &[Message]) -> Option<RequestRule> {
-        check_request(messages).err().map(|r| r.rule)
+        super::super::Dialect::OpenaiChat
+            .check_request(messages)
+            .err()
+            .map(|r| r.rule)
     }
 
     #[test]

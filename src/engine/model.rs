@@ -5,7 +5,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::message::{Block, Message, Reply};
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, RequestChecker};
 
 /// A documented rule of a model API about the `messages` of a request.
 /// Which rules an API has, and their wording, belong to its dialect.
@@ -73,10 +73,13 @@ pub trait Model {
 
 /// Replays recorded replies in order, checking each request against the
 /// rules of the API the run speaks.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
-    dialect: Dialect,
+    /// The API's rules, fed each message once: the loop only ever appends.
+    rules: RequestChecker,
+    /// Messages already fed to `rules`.
+    checked: usize,
     next: usize,
     repeat_last: bool,
 }
@@ -85,7 +88,8 @@ impl<'a> ScriptedModel<'a> {
     pub fn new(replies: &'a [Reply], dialect: Dialect) -> Self {
         ScriptedModel {
             replies,
-            dialect,
+            rules: dialect.checker(),
+            checked: 0,
             next: 0,
             repeat_last: false,
         }
@@ -101,9 +105,13 @@ impl<'a> ScriptedModel<'a> {
 
 impl Model for ScriptedModel<'_> {
     fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError> {
-        self.dialect
-            .check_request(messages)
-            .map_err(CallError::Rejected)?;
+        for (index, message) in messages.iter().enumerate().skip(self.checked) {
+            self.rules
+                .push(index, message)
+                .map_err(CallError::Rejected)?;
+        }
+        self.checked = messages.len();
+        self.rules.finish().map_err(CallError::Rejected)?;
         let index = self.next;
         self.next += 1;
         if let Some(reply) = self.replies.get(index) {
