@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::engine::{CheckPolicy, Config, Mistake, Trace};
+use crate::engine::{CheckPolicy, Config, MAX_TURNS, Mistake, Trace};
 use crate::narrate::Lang;
 use crate::report;
 use crate::transcript::{
-    BUILTIN_NAMES, Format as SourceFormat, LoadError, Localized, Transcript, builtin, builtin_in,
-    open, open_in,
+    BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening,
+    Transcript, builtin_in, open_in,
 };
 use crate::tui;
 
@@ -58,6 +58,17 @@ pub struct Cli {
     /// [default: from LC_ALL, LC_MESSAGES, LANG; zh* is Chinese].
     #[arg(long, global = true, value_enum, value_name = "LANG")]
     pub lang: Option<LangArg>,
+    /// The largest file to read, as bytes or with a unit: 500MiB, 2GiB.
+    /// A larger file (or an endless stream) is refused [default: 1GiB].
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    pub max_size: Option<u64>,
+}
+
+/// What every command shares: the language, and how far a file may go.
+#[derive(Debug, Clone, Copy)]
+pub struct Globals {
+    pub lang: Lang,
+    pub max_size: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -69,14 +80,51 @@ pub enum LangArg {
 }
 
 impl Cli {
-    /// The language asked for, else the environment's.
-    pub fn lang(&self) -> Lang {
-        match self.lang {
+    /// The settings every command shares: the language asked for, else the
+    /// environment's; the size limit asked for, else the default.
+    pub fn globals(&self) -> Globals {
+        let lang = match self.lang {
             Some(LangArg::Zh) => Lang::Zh,
             Some(LangArg::En) => Lang::En,
             None => Lang::from_env(|name| std::env::var(name).ok()),
+        };
+        Globals {
+            lang,
+            max_size: self.max_size.unwrap_or(DEFAULT_MAX_SIZE),
         }
     }
+}
+
+impl Globals {
+    fn opening(&self, from: Option<FromFormat>) -> Opening {
+        Opening {
+            from: from.map(FromFormat::format),
+            max_size: self.max_size,
+        }
+    }
+}
+
+/// `--max-size`: bytes, or a number with KiB, MiB or GiB (K, M, G too).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 500MiB or 2GiB"))?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" | "kb" => 1 << 10,
+        "m" | "mib" | "mb" => 1 << 20,
+        "g" | "gib" | "gb" => 1 << 30,
+        other => return Err(format!("`{other}` is not a unit: use KiB, MiB or GiB")),
+    };
+    number
+        .checked_mul(scale)
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("`{text}` is not a size loopstep can use"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -257,7 +305,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
     } else {
         let command = <Cli as clap::CommandFactory>::command();
         let is_command = command.get_subcommands().any(|c| c.get_name() == first);
-        !is_command && (builtin(first).is_some() || Path::new(first).exists())
+        !is_command && (BUILTIN_NAMES.contains(&first) || Path::new(first).exists())
     };
     if implies_play {
         args.insert(at, "play".into());
@@ -268,19 +316,16 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
 /// The runs the screen can switch between, in both languages: the
 /// built-ins, then the runs of the opened file if it is not one of them;
 /// and the index of the one to open.
-fn screen_runs(
-    name_or_path: &str,
-    from: Option<FromFormat>,
-) -> Result<(Vec<Localized>, usize), Failure> {
+fn screen_runs(name_or_path: &str, how: &Opening) -> Result<(Vec<Localized>, usize), Failure> {
     let mut runs = Vec::new();
     for name in BUILTIN_NAMES {
-        runs.extend(Localized::open(name, None)?);
+        runs.extend(Localized::open(name, how)?);
     }
     let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
         Some(index) => index,
         None => {
             let index = runs.len();
-            runs.extend(Localized::open(name_or_path, from.map(FromFormat::format))?);
+            runs.extend(Localized::open(name_or_path, how)?);
             index
         }
     };
@@ -288,25 +333,32 @@ fn screen_runs(
 }
 
 fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
-    let n: i64 = text
+    let n: i128 = text
         .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if n < 1 {
+        return Err(format!(
+            "must be at least 1 (the loop needs one model call), got {n}"
+        ));
+    }
     u32::try_from(n)
         .ok()
+        .filter(|n| *n <= MAX_TURNS)
         .and_then(NonZeroU32::new)
-        .ok_or_else(|| format!("must be at least 1 (the loop needs one model call), got {n}"))
+        .ok_or_else(|| format!("{n} is too large: loopstep replays at most {MAX_TURNS} turns"))
 }
 
 /// Runs a command. Errors carry their exit code.
-pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
+pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> {
+    let lang = globals.lang;
     match command {
         Command::Play {
             run,
             loop_flags,
             from,
         } => {
-            let (runs, index) = screen_runs(&run, from)?;
+            let (runs, index) = screen_runs(&run, &globals.opening(from))?;
             let app = tui::App::new(runs, index, loop_flags.settings(lang));
             tui::play(app)?;
         }
@@ -316,7 +368,7 @@ pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
             format,
             from,
         } => {
-            let source = open_in(&run, from.map(FromFormat::format), lang)?;
+            let source = open_in(&run, &globals.opening(from), lang)?;
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
@@ -337,12 +389,12 @@ pub fn execute(command: Command, lang: Lang) -> Result<ExitCode, Failure> {
         }
         Command::Validate { path, from } => {
             // A transcript with texts in both languages must hold in both.
-            Localized::open(&path, from.map(FromFormat::format))?;
-            let source = open_in(&path, from.map(FromFormat::format), lang)?;
+            Localized::open(&path, &globals.opening(from))?;
+            let source = open_in(&path, &globals.opening(from), lang)?;
             emit(&report::summary(&path, &source, lang))?;
         }
         Command::Import { file, output, from } => {
-            let source = open(&file, from.map(FromFormat::format))?;
+            let source = open_in(&file, &globals.opening(from), lang)?;
             let native = match source.runs.as_slice() {
                 [one] => serde_json::to_value(one),
                 many => serde_json::to_value(many),

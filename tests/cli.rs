@@ -226,7 +226,7 @@ fn a_zero_or_negative_budget_is_refused() {
         );
         assert_bad_input(
             &["run", path.to_str().unwrap()],
-            &["max_turns", "at least one model call"],
+            &["max_turns", "the loop needs one model call"],
         );
     }
     assert_bad_input(
@@ -551,4 +551,64 @@ fn an_openai_run_prints_openai_words() {
     assert_eq!(json["steps"][1]["finish_reason"], "tool_calls");
     assert_eq!(json["messages"][2]["role"], "tool");
     assert_eq!(json["messages"][2]["tool_call_id"], "call_00_today");
+}
+
+#[test]
+fn errors_speak_the_users_terms() {
+    let too_large = assert_bad_input(
+        &["run", "paris", "--max-turns", "4294967296"],
+        &["too large"],
+    );
+    assert!(!too_large.contains("at least 1"), "{too_large}");
+
+    let mut doc: Value = serde_json::from_str(include_str!("../transcripts/paris.json")).unwrap();
+    doc["max_turns"] = json!(1e23);
+    let float = file("float-turns.json", doc.to_string());
+    let message = assert_bad_input(
+        &["validate", float.to_str().unwrap()],
+        &["max_turns must be a whole number", "at `max_turns`"],
+    );
+    assert!(
+        !message.contains("i64") && !message.contains("floating point"),
+        "{message}"
+    );
+
+    doc["max_turns"] = json!(4_294_967_295u64);
+    let huge = file("huge-turns.json", doc.to_string());
+    assert_bad_input(
+        &["validate", huge.to_str().unwrap()],
+        &["the most loopstep replays"],
+    );
+
+    let mut bytes = b"{\"version\": 1, \"id\": \"".to_vec();
+    bytes.extend([0xff, 0xfe]);
+    let broken = file("not-utf8.json", bytes);
+    assert_bad_input(&["validate", broken.to_str().unwrap()], &["offset 22"]);
+}
+
+#[test]
+fn a_byte_order_mark_does_not_stop_a_file_loading() {
+    let text = format!("\u{feff}{}", include_str!("../transcripts/paris.json"));
+    let path = file("with-bom.json", text);
+    let out = run(&["validate", path.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn a_file_past_the_size_limit_or_an_endless_stream_is_refused() {
+    let out = run(&["validate", "/dev/zero", "--max-size", "1MiB"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("larger than 1 MiB"), "{}", out.stderr);
+    assert!(out.stderr.contains("--max-size"), "{}", out.stderr);
+    let big = file("big.json", vec![b' '; 3000]);
+    let out = run(&["validate", big.to_str().unwrap(), "--max-size", "2KiB"]);
+    assert!(out.stderr.contains("larger than 2 KiB"), "{}", out.stderr);
+}
+
+#[test]
+fn raw_escapes_in_flag_values_never_reach_the_terminal() {
+    let out = run(&["run", "paris", "--check", "\u{1b}]2;PWNED\u{7}"]);
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+    assert!(!out.stderr.contains('\u{7}'), "{:?}", out.stderr);
 }

@@ -16,4 +16,6 @@ pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use run::{Goal, Insertion, Run};
 pub use tools::{Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolOutput};
-pub use trace::{Config, Event, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace};
+pub use trace::{
+    Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
+};

@@ -14,6 +14,11 @@ use super::model::Rejection;
 use super::tools::ToolOutput;
 use crate::dialect::Dialect;
 
+/// The largest turn budget loopstep replays: far beyond any recorded run,
+/// small enough that a model that never stops asking replays in well under
+/// a second rather than hanging.
+pub const MAX_TURNS: u32 = 100_000;
+
 /// How the loop is set up for one replay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Config {

@@ -39,6 +39,13 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(
+        "{path} is larger than {limit}, the most loopstep reads; --max-size raises the limit",
+        limit = size_words(*max_size)
+    )]
+    TooLarge { path: PathBuf, max_size: u64 },
+    #[error("{path} is not UTF-8 text: the byte at offset {offset} does not decode")]
+    NotUtf8 { path: PathBuf, offset: usize },
     #[error("{origin} is not valid JSON: {message} (line {line}, column {column})")]
     Syntax {
         origin: String,
@@ -120,4 +127,15 @@ fn without_position(err: &serde_json::Error) -> String {
     let full = err.to_string();
     let suffix = format!(" at line {} column {}", err.line(), err.column());
     full.strip_suffix(&suffix).unwrap_or(&full).to_owned()
+}
+
+/// A byte count as a person writes it: "1 GiB", "50 MiB", "4096 bytes".
+fn size_words(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    UNITS
+        .iter()
+        .find(|(unit, _)| bytes >= *unit && bytes % unit == 0)
+        .map_or(format!("{bytes} bytes"), |(unit, name)| {
+            format!("{} {name}", bytes / unit)
+        })
 }

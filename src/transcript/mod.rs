@@ -17,8 +17,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Config, Event, Goal, Insertion, Message, ReplayTools, Reply, Run, ScriptedModel, ToolDef,
-    ToolEnv, ToolErrors, ToolOutput, Trace,
+    Config, Event, Goal, Insertion, MAX_TURNS, Message, ReplayTools, Reply, Run, ScriptedModel,
+    ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace,
 };
 use crate::narrate::Lang;
 
@@ -186,12 +186,37 @@ struct Scenario {
 /// Opens a built-in run by name, or else a file in any format loopstep
 /// reads (`from` forces one instead of recognising it), in English.
 pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadError> {
-    open_in(name_or_path, from, Lang::En)
+    let how = Opening {
+        from,
+        ..Opening::default()
+    };
+    open_in(name_or_path, &how, Lang::En)
+}
+
+/// The largest file loopstep reads unless told otherwise: 1 GiB.
+pub const DEFAULT_MAX_SIZE: u64 = 1 << 30;
+
+/// How to open a file: in which format, and up to what size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    /// The format to read it as, instead of recognising it.
+    pub from: Option<Format>,
+    /// Bytes beyond which a file is refused rather than read.
+    pub max_size: u64,
+}
+
+impl Default for Opening {
+    fn default() -> Self {
+        Opening {
+            from: None,
+            max_size: DEFAULT_MAX_SIZE,
+        }
+    }
 }
 
 /// The same, with the texts that a native transcript gives in both
 /// languages taken in `lang`.
-pub fn open_in(name_or_path: &str, from: Option<Format>, lang: Lang) -> Result<Source, LoadError> {
+pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
     if let Some(found) = builtin_in(name_or_path, lang) {
         return Ok(Source {
             format: Format::Native,
@@ -207,12 +232,12 @@ pub fn open_in(name_or_path: &str, from: Option<Format>, lang: Lang) -> Result<S
             builtins: BUILTIN_NAMES.join(", "),
         });
     }
-    let text = read_file(path)?;
+    let text = read_file(path, how.max_size)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
-    import::load(&text, &path.display().to_string(), &name, from, lang)
+    import::load(&text, &path.display().to_string(), &name, how.from, lang)
 }
 
 /// A run in both languages; most runs read the same in both.
@@ -232,10 +257,10 @@ impl Localized {
 
     /// Every run of a source, in both languages: a native file is read
     /// again for Chinese, a recording is the same in both.
-    pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Vec<Localized>, LoadError> {
-        let en = open_in(name_or_path, from, Lang::En)?;
+    pub fn open(name_or_path: &str, how: &Opening) -> Result<Vec<Localized>, LoadError> {
+        let en = open_in(name_or_path, how, Lang::En)?;
         let zh = match en.format {
-            Format::Native => open_in(name_or_path, from, Lang::Zh)?.runs,
+            Format::Native => open_in(name_or_path, how, Lang::Zh)?.runs,
             _ => en.runs.clone(),
         };
         Ok(en
@@ -268,10 +293,32 @@ fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadErr
     }
 }
 
-fn read_file(path: &Path) -> Result<String, LoadError> {
-    std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+/// The file's text, refused past `max_size` bytes (an endless stream such
+/// as `/dev/zero` included), with a leading byte-order mark dropped.
+fn read_file(path: &Path, max_size: u64) -> Result<String, LoadError> {
+    use std::io::Read;
+    let read_error = |source| LoadError::Read {
         path: path.to_owned(),
         source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(max_size.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > max_size {
+        return Err(LoadError::TooLarge {
+            path: path.to_owned(),
+            max_size,
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
+        path: path.to_owned(),
+        offset: e.utf8_error().valid_up_to(),
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
     })
 }
 
@@ -554,16 +601,18 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 }
 
 fn positive_turns<'de, D: Deserializer<'de>>(d: D) -> Result<NonZeroU32, D::Error> {
-    let n = i64::deserialize(d)?;
-    u32::try_from(n)
-        .ok()
-        .and_then(NonZeroU32::new)
-        .ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "max_turns must be a whole number from 1 to {}, got {n}: the loop needs at least one model call",
-                u32::MAX
-            ))
-        })
+    // Any JSON value, so that a wrong one gets this message rather than
+    // serde's "expected i64".
+    let value = serde_json::Value::deserialize(d)?;
+    let n = value
+        .as_u64()
+        .filter(|n| (1..=u64::from(MAX_TURNS)).contains(n));
+    n.and_then(|n| NonZeroU32::new(n as u32)).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "max_turns must be a whole number from 1 (the loop needs one model call) to \
+             {MAX_TURNS} (the most loopstep replays), got {value}"
+        ))
+    })
 }
 
 fn optional_positive_turns<'de, D: Deserializer<'de>>(

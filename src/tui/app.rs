@@ -6,7 +6,7 @@
 
 use std::num::NonZeroU32;
 
-use crate::engine::{CheckPolicy, Config, Event, Mistake, Phase, Rounds, Step, Trace};
+use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Phase, Rounds, Step, Trace};
 use crate::transcript::{Localized, Transcript};
 
 use super::keymap::Action;
@@ -279,7 +279,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::Start => app.move_to(0),
         Action::End => app.move_to(last),
         Action::MoreTurns => {
-            if let Some(more) = app.config.max_turns.checked_add(1) {
+            if let Some(more) = app
+                .config
+                .max_turns
+                .checked_add(1)
+                .filter(|n| n.get() <= MAX_TURNS)
+            {
                 app.config.max_turns = more;
                 app.replay();
             }

@@ -3,7 +3,7 @@
 
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::narrate::Lang;
-use loopstep::transcript::{BUILTIN_NAMES, Localized, Transcript};
+use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening, Transcript};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -12,7 +12,7 @@ use ratatui::backend::TestBackend;
 pub fn builtins() -> Vec<Localized> {
     BUILTIN_NAMES
         .iter()
-        .flat_map(|n| Localized::open(n, None).unwrap())
+        .flat_map(|n| Localized::open(n, &Opening::default()).unwrap())
         .collect()
 }
 
