@@ -176,9 +176,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     if room > 0 {
         text.push(Line::raw(""));
         text.push(Line::styled(say.turns_so_far(), theme::LABEL));
-        let turns = turn_lines(app);
-        let skip = turns.len().saturating_sub(room);
-        text.extend(turns.into_iter().skip(skip));
+        text.extend(turn_lines(app, room));
     }
     let block = Block::bordered()
         .border_style(theme::BORDER)
@@ -189,33 +187,41 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(text).block(block), area);
 }
 
-/// One line per turn reached so far: what the check read and what followed.
-fn turn_lines(app: &App) -> Vec<Line<'static>> {
+/// One line for each of the last `room` turns reached so far: what the
+/// check read and what followed. Costs what it shows: the turns' steps are
+/// found by binary search, as turns only grow along the trace.
+fn turn_lines(app: &App, room: usize) -> Vec<Line<'static>> {
     let say = app.say();
     let all = &app.trace().steps;
-    let steps = &all[..=app.cursor()];
     let current = app.step().turn;
-    let last = steps.last().map_or(0, |s| s.turn);
-    (0..=last)
+    let first = current.saturating_sub(room.saturating_sub(1) as u32);
+    let start = all.partition_point(|s| s.turn < first);
+    (first..=current)
         .map(|turn| {
-            let in_turn = || steps.iter().filter(move |s| s.turn == turn);
+            // The turn's steps in the whole trace; those reached so far.
+            let from = start + all[start..].partition_point(|s| s.turn < turn);
+            let to = from + all[from..].partition_point(|s| s.turn <= turn);
+            let whole = &all[from..to];
+            let reached = &all[from..to.min(app.cursor() + 1)];
             // The tools the reply asked for, dispatched yet or not.
-            let tools = all
+            let tools = whole
                 .iter()
-                .filter(|s| s.turn == turn && matches!(s.event, Event::Dispatch { .. }))
+                .filter(|s| matches!(s.event, Event::Dispatch { .. }))
                 .count();
-            let checked = in_turn().find_map(|s| match &s.event {
+            let checked = reached.iter().find_map(|s| match &s.event {
                 Event::Check {
                     stop_reason,
                     verdict,
                 } => Some((stop_reason.as_str(), verdict)),
                 _ => None,
             });
-            let exit = in_turn()
+            let exit = reached
+                .iter()
                 .find(|s| s.event.phase().is_exit())
                 .map(|s| &s.event);
-            let pushed_back =
-                in_turn().any(|s| matches!(s.event, Event::GoalCheck { passed: false, .. }));
+            let pushed_back = reached
+                .iter()
+                .any(|s| matches!(s.event, Event::GoalCheck { passed: false, .. }));
             let what = match (checked, exit) {
                 (_, Some(Event::BudgetExhausted { .. })) => say.turn_budget().to_owned(),
                 (Some((stop, Verdict::Answer)), _) if pushed_back => say.turn_not_done(stop),
@@ -224,7 +230,7 @@ fn turn_lines(app: &App) -> Vec<Line<'static>> {
                 (Some((stop, Verdict::Answer)), _) => say.turn_answer(stop),
                 (Some((stop, Verdict::Stop { .. })), _) => say.turn_stop(stop),
                 (None, Some(exit)) => exit.phase().as_str().to_owned(),
-                (None, None) if turn == 0 && steps.len() == 1 => say.turn_start().to_owned(),
+                (None, None) if app.cursor() == 0 => say.turn_start().to_owned(),
                 (None, None) => say.turn_calling().to_owned(),
             };
             let style = if turn == current {

@@ -41,14 +41,18 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     let width = inner.width as usize;
     // "#12 " for short runs, wider once numbers reach four digits.
     let number_width = end.to_string().len().max(3);
-    let rows: Vec<Line> = app.trace().messages[..end]
-        .iter()
-        .enumerate()
-        .flat_map(|(i, m)| message_rows(say, i, m, i >= added_from, width, number_width))
-        .collect();
-    // Keep the newest rows in view: drop rows from the top when they overflow.
-    let skip = rows.len().saturating_sub(inner.height as usize);
-    let visible: Vec<Line> = rows.into_iter().skip(skip).collect();
+    // The newest rows in view, built from the end back, only as many as
+    // fit: drawing costs what is visible, not the length of the run.
+    let height = usize::from(inner.height);
+    let mut visible: Vec<Line> = Vec::with_capacity(height);
+    for (i, m) in app.trace().messages[..end].iter().enumerate().rev() {
+        if visible.len() >= height {
+            break;
+        }
+        let rows = message_rows(say, i, m, i >= added_from, width, number_width);
+        visible.splice(0..0, rows);
+    }
+    let visible: Vec<Line> = visible.split_off(visible.len().saturating_sub(height));
     frame.render_widget(Paragraph::new(visible).block(panel), area);
     scroll_limit(&app.trace().messages[..shown], usize::from(inner.height))
 }

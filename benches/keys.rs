@@ -1,0 +1,59 @@
+//! What one key costs on a long run: `update` plus a full draw at 200×50 on
+//! a test backend, in the middle of a 10,000-turn replay. Drawing should
+//! cost what is visible, not what is loaded.
+//!
+//! Run with `cargo bench --bench keys`.
+
+use std::hint::black_box;
+use std::num::NonZeroU32;
+
+use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening};
+use loopstep::tui::{Action, App, Settings, update, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn main() {
+    divan::main();
+}
+
+fn long_run() -> App {
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "always-search")
+        .unwrap();
+    let runs: Vec<Localized> = BUILTIN_NAMES
+        .iter()
+        .flat_map(|n| Localized::open(n, &Opening::default()).unwrap())
+        .collect();
+    let settings = Settings {
+        max_turns: NonZeroU32::new(10_000),
+        ..Settings::default()
+    };
+    let mut app = App::new(runs, index, settings);
+    // To the middle of the run.
+    for _ in 0..5_000 {
+        update(&mut app, Action::NextTurn);
+    }
+    app
+}
+
+#[divan::bench(args = ["Right", "Left", "n", "w", "e"])]
+fn key_and_draw(bencher: divan::Bencher, key: &str) {
+    let mut app = long_run();
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    let action = match key {
+        "Right" => Action::Next,
+        "Left" => Action::Prev,
+        "n" => Action::NextTurn,
+        "w" => Action::ToggleWire,
+        _ => Action::ToggleExpand,
+    };
+    bencher.bench_local(|| {
+        update(&mut app, action);
+        terminal
+            .draw(|frame| {
+                black_box(view::draw(frame, &app));
+            })
+            .unwrap();
+    });
+}
