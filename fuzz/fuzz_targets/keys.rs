@@ -2,6 +2,8 @@
 //! run, through the real main loop into a test backend.
 #![no_main]
 
+use std::sync::OnceLock;
+
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use libfuzzer_sys::fuzz_target;
 use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening};
@@ -43,10 +45,16 @@ fuzz_target!(|data: &[u8]| {
     let [run, width, height, keys @ ..] = data else {
         return;
     };
-    let runs: Vec<Localized> = BUILTIN_NAMES
-        .iter()
-        .flat_map(|name| Localized::open(name, &Opening::default()).unwrap())
-        .collect();
+    // Loaded once: each input gets its own copy to play with.
+    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
+    let runs = RUNS
+        .get_or_init(|| {
+            BUILTIN_NAMES
+                .iter()
+                .flat_map(|name| Localized::open(name, &Opening::default()).unwrap())
+                .collect()
+        })
+        .clone();
     let index = usize::from(*run) % runs.len();
     let mut app = App::new(runs, index, Settings::default());
     let (width, height) = (u16::from(*width % 160) + 1, u16::from(*height % 60) + 1);
