@@ -168,6 +168,7 @@ fn pad(text: &str, columns: usize) -> String {
 fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     let verification = transcript.verify(trace);
     let dialect = trace.config.dialect;
+    let history = transcript.history.messages().len();
     let steps: Vec<Value> = trace
         .steps
         .iter()
@@ -190,7 +191,10 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "goal_check": verification_label(&verification),
         "mistake_shown": trace.config.mistake.map(|_| trace.mistake_shown),
         "steps": steps,
-        "messages": dialect.messages(&trace.messages),
+        // The run's own messages, from its question on: the history before
+        // it is shared by every run of a log and would repeat in each.
+        "history_messages": history,
+        "messages": dialect.messages(&trace.messages[history..]),
     });
     match verification {
         Verification::NotVerified(misses) => report["goal_check_misses"] = json!(misses),

@@ -612,3 +612,19 @@ fn raw_escapes_in_flag_values_never_reach_the_terminal() {
     assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
     assert!(!out.stderr.contains('\u{7}'), "{:?}", out.stderr);
 }
+
+#[test]
+fn json_of_a_multi_run_log_does_not_repeat_each_runs_history() {
+    let path = format!(
+        "{}/tests/fixtures/conversation-anthropic.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = run(&["run", &path, "--format", "json"]);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let second = &report["runs"][1];
+    assert_eq!(second["history_messages"], 6);
+    assert_eq!(
+        second["messages"][0]["content"][0]["text"], "Now read notes.txt for me.",
+        "the run's messages start at its own question"
+    );
+}
