@@ -290,12 +290,16 @@ impl LoopFlags {
 /// `loopstep paris` and `loopstep --max-turns 2` mean `loopstep play …`:
 /// a run name, a file or a loop flag where a command would be.
 pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
-    // `--lang zh` may come first; what follows it decides.
-    let at = match args.get(1).and_then(|a| a.to_str()) {
-        Some("--lang") => 3,
-        Some(a) if a.starts_with("--lang=") => 2,
-        _ => 1,
-    };
+    // Global options (`--lang zh`, `--max-size 2GiB`) may come first; what
+    // follows them decides.
+    let mut at = 1;
+    while let Some(arg) = args.get(at).and_then(|a| a.to_str()) {
+        at += match arg {
+            "--lang" | "--max-size" => 2,
+            a if a.starts_with("--lang=") || a.starts_with("--max-size=") => 1,
+            _ => break,
+        };
+    }
     let Some(first) = args.get(at).and_then(|a| a.to_str()) else {
         return args;
     };
@@ -504,6 +508,18 @@ mod tests {
         assert_eq!(
             implied(&["loopstep", "--lang=en", "--max-turns", "2"]),
             ["loopstep", "--lang=en", "play", "--max-turns", "2"]
+        );
+        assert_eq!(
+            implied(&["loopstep", "--max-size", "2GiB", "--lang", "zh", "paris"]),
+            [
+                "loopstep",
+                "--max-size",
+                "2GiB",
+                "--lang",
+                "zh",
+                "play",
+                "paris"
+            ]
         );
     }
 }
