@@ -6,7 +6,7 @@
 
 use std::num::NonZeroU32;
 
-use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Phase, Rounds, Step, Trace};
+use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Rounds, Step, Trace};
 use crate::transcript::{Localized, Transcript};
 
 use super::keymap::Action;
@@ -138,19 +138,20 @@ impl App {
 
     /// Model calls made up to and including the current step.
     pub fn calls_so_far(&self) -> usize {
-        self.steps_so_far(Phase::Call)
+        // The newest call at or before the cursor knows its own number.
+        self.trace.steps[..=self.cursor]
+            .iter()
+            .rev()
+            .find_map(|s| match &s.event {
+                Event::Call { request, .. } => Some(request.number as usize),
+                _ => None,
+            })
+            .unwrap_or(0)
     }
 
     /// The rounds that led to another call, up to the current step.
     pub fn rounds_so_far(&self) -> Rounds {
         Rounds::of(&self.trace.steps[..=self.cursor])
-    }
-
-    fn steps_so_far(&self, phase: Phase) -> usize {
-        self.trace.steps[..=self.cursor]
-            .iter()
-            .filter(|s| s.event.phase() == phase)
-            .count()
     }
 
     /// Characters in the first `count` messages.
@@ -160,20 +161,15 @@ impl App {
 
     /// For a dispatch step: which of the turn's tool calls it is, and of how many.
     pub fn dispatch_position(&self) -> (usize, usize) {
+        // Turns only grow along the trace: the turn's steps by binary search.
+        let steps = &self.trace.steps;
         let turn = self.step().turn;
-        let dispatches: Vec<usize> = self
-            .trace
-            .steps
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.turn == turn && matches!(s.event, Event::Dispatch { .. }))
-            .map(|(i, _)| i)
-            .collect();
-        let nth = dispatches
-            .iter()
-            .position(|&i| i == self.cursor)
-            .map_or(0, |p| p + 1);
-        (nth, dispatches.len())
+        let from = steps.partition_point(|s| s.turn < turn);
+        let to = steps.partition_point(|s| s.turn <= turn);
+        let is_dispatch = |s: &&Step| matches!(s.event, Event::Dispatch { .. });
+        let nth = steps[from..=self.cursor].iter().filter(is_dispatch).count();
+        let of = steps[from..to].iter().filter(is_dispatch).count();
+        (nth, of)
     }
 
     fn count_chars(&mut self) {
