@@ -392,9 +392,11 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             emit(&listing)?;
         }
         Command::Validate { path, from } => {
-            // A transcript with texts in both languages must hold in both.
-            Localized::open(&path, &globals.opening(from))?;
             let source = open_in(&path, &globals.opening(from), lang)?;
+            // A transcript with texts in both languages must hold in both.
+            if source.format == SourceFormat::Native {
+                open_in(&path, &globals.opening(from), lang.toggled())?;
+            }
             emit(&report::summary(&path, &source, lang))?;
         }
         Command::Import { file, output, from } => {
