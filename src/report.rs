@@ -134,7 +134,7 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
     }
     for step in &trace.steps {
         // Columns by display width: a Chinese character takes two.
-        let turn = pad(&say.turn_label(step.turn), 8);
+        let turn = pad(&say.turn_label(step.turn), 9);
         let phase = pad(say.phase(step.event.phase()), 16);
         lines.push(format!(
             "{turn}{phase} {}",

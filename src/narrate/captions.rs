@@ -2,6 +2,16 @@
 //! what each common mistake does where it does its damage.
 
 use super::{Lang, Say, plural};
+
+/// Whether a dispatched tool failed, and what the harness did about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failed {
+    No,
+    /// The error went back to the model as a result.
+    Reported,
+    /// The harness raised it to its caller.
+    Raised,
+}
 use crate::engine::{Mistake, Rounds};
 
 impl Say {
@@ -145,38 +155,39 @@ impl Say {
         }
     }
 
-    pub fn caption_dispatch(self, name: &str, nth: usize, of: usize, is_error: bool) -> String {
+    /// What a dispatch did: `raised` when this harness hands a failure to
+    /// its caller instead of the model.
+    pub fn caption_dispatch(self, name: &str, which: (usize, usize), failed: Failed) -> String {
         let flag = self.w.error_flag.get(self.lang);
-        match (self.lang, of > 1, is_error) {
-            (Lang::En, true, true) => format!(
-                "Dispatch {nth} of {of}: {name} failed. The error goes back as a result (flagged \
-                 by {flag}), so the model can read it and correct itself."
+        let (nth, of) = which;
+        let head = match (self.lang, of > 1) {
+            (Lang::En, true) => format!("Dispatch {nth} of {of}"),
+            (Lang::En, false) => "Dispatch".to_owned(),
+            (Lang::Zh, true) => format!("派发（第 {nth} 个，共 {of} 个）"),
+            (Lang::Zh, false) => "派发".to_owned(),
+        };
+        match (self.lang, failed) {
+            (Lang::En, Failed::No) => format!(
+                "{head}: the loop, not the model, runs {name}. Whatever it returns, a hit, a \
+                 miss or an error, travels back the same way."
             ),
-            (Lang::En, false, true) => format!(
-                "Dispatch: {name} failed. The error goes back as a result (flagged by {flag}), \
-                 so the model can read it and correct itself."
+            (Lang::En, Failed::Reported) => format!(
+                "{head}: {name} failed. The error goes back as a result (flagged by {flag}), so \
+                 the model can read it and correct itself."
             ),
-            (Lang::En, true, false) => format!(
-                "Dispatch {nth} of {of}: the loop, not the model, runs {name}. A miss is still a \
-                 result and travels back the same way as a hit."
+            (Lang::En, Failed::Raised) => format!(
+                "{head}: {name} failed, and this harness raises tool errors to its caller \
+                 instead of showing them to the model: the run ends here."
             ),
-            (Lang::En, false, false) => format!(
-                "Dispatch: the loop, not the model, runs {name}. A miss is still a result and \
-                 travels back the same way as a hit."
+            (Lang::Zh, Failed::No) => format!(
+                "{head}：由循环而不是模型来运行 {name}。无论返回什么，查到、没查到还是出错，\
+                 都走同一条路发回。"
             ),
-            (Lang::Zh, true, true) => format!(
-                "派发（第 {nth} 个，共 {of} 个）：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），\
-                 模型能读到并自行纠正。"
+            (Lang::Zh, Failed::Reported) => format!(
+                "{head}：{name} 失败了。错误作为错误结果发回（用{flag}标明），模型能读到并自行纠正。"
             ),
-            (Lang::Zh, false, true) => format!(
-                "派发：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
-            ),
-            (Lang::Zh, true, false) => format!(
-                "派发（第 {nth} 个，共 {of} 个）：由循环而不是模型来运行 {name}。\
-                 没查到也是一个工具结果，和查到时走同一条路发回。"
-            ),
-            (Lang::Zh, false, false) => format!(
-                "派发：由循环而不是模型来运行 {name}。没查到也是一个工具结果，和查到时走同一条路发回。"
+            (Lang::Zh, Failed::Raised) => format!(
+                "{head}：{name} 失败了，这个运行框架把工具错误抛给调用方，而不是交给模型：运行到此结束。"
             ),
         }
     }
@@ -314,8 +325,8 @@ impl Say {
                  answer: \"{text}\". Press c: the production check halts here instead and says why."
             ),
             Lang::Zh => format!(
-                "本课简化检查把这条 {field} 为 {stop_reason} 的回复当成了回答：“{text}”。\
-                 按 c：生产循环会在这里中止，并说明原因。"
+                "按 c：生产循环会在这里中止，并说明原因。本课简化检查却把这条{field} 为 \
+                 {stop_reason} 的回复当成了回答：“{text}”"
             ),
         }
     }
@@ -421,7 +432,7 @@ impl Say {
                  half-finished thought."
             ),
             Lang::Zh => format!(
-                "常见错误：回复里有看起来像完成了的文字，循环就停了，没去读 {field}（{stop_reason}）。\
+                "常见错误：回复里有看起来像完成了的文字，循环就停了，没去读{field}（{stop_reason}）。\
                  工具请求被晾在一边；这个“回答”只是想到一半的话。"
             ),
         }
@@ -430,7 +441,7 @@ impl Say {
     /// The mistake never changed what the loop did: say why, instead of
     /// letting the run end "verified" as if the mistake were harmless.
     pub fn mistake_not_shown(self, mistake: Mistake) -> String {
-        let name = mistake.name();
+        let name = self.mistake_name(mistake);
         let (api, form) = (self.w.api, self.w.results_message.get(self.lang));
         match (self.lang, mistake) {
             (Lang::En, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {

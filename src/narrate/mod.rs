@@ -18,6 +18,7 @@ mod report;
 mod screen;
 mod steps;
 
+pub use captions::Failed;
 pub use screen::GaugeState;
 
 use crate::dialect::{Dialect, Words};

@@ -23,7 +23,7 @@ impl Say {
         let mistake = match (self.lang, mistake) {
             (_, None) => String::new(),
             (Lang::En, Some(m)) => format!(" · MISTAKE: {}", m.name()),
-            (Lang::Zh, Some(m)) => format!(" · 常见错误：{}", m.name()),
+            (Lang::Zh, Some(m)) => format!(" · 常见错误：{}（{}）", self.mistake_name(m), m.name()),
         };
         format!("{id} · {api} · {budget} · {check}{mistake}")
     }

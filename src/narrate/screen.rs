@@ -2,7 +2,7 @@
 //! the gauge and the outcome.
 
 use super::{Lang, Say, plural};
-use crate::engine::{CheckPolicy, Phase};
+use crate::engine::{CheckPolicy, Mistake, Phase};
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,6 +324,20 @@ impl Say {
         match policy {
             CheckPolicy::Lesson => self.pick("lesson check", "本课简化检查"),
             CheckPolicy::Production => self.pick("production check", "生产循环检查"),
+        }
+    }
+
+    /// A common mistake as the reader's language names it; the flag name
+    /// in English, which is also what `--mistake` takes.
+    pub fn mistake_name(self, mistake: Mistake) -> &'static str {
+        match (self.lang, mistake) {
+            (Lang::En, m) => m.name(),
+            (Lang::Zh, Mistake::DropResults) => "丢弃工具结果",
+            (Lang::Zh, Mistake::ForgetRequest) => "忘记保存工具请求",
+            (Lang::Zh, Mistake::WrongOrder) => "追加顺序颠倒",
+            (Lang::Zh, Mistake::SplitResults) => "工具结果分开追加",
+            (Lang::Zh, Mistake::StopOnText) => "看到文字就停",
+            (Lang::Zh, Mistake::NoBudget) => "没有轮次上限",
         }
     }
 

@@ -59,7 +59,7 @@ impl Say {
                 format!("{field} 为 {tool_stop}，表示要调用工具，但回复里没有工具请求（{request}）")
             }
             (Lang::Zh, StopCause::CallsWithoutToolStop) => format!(
-                "回复里有工具请求（{request}），但 {field} 不是 {tool_stop}：这个请求悬而未决，\
+                "回复里有工具请求（{request}），但{field} 不是 {tool_stop}：这个请求悬而未决，\
                  循环既不运行它，也不把回复当作回答返回"
             ),
             (Lang::Zh, StopCause::TruncatedCall) => format!(

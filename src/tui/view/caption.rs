@@ -8,7 +8,8 @@ use ratatui::widgets::Paragraph;
 
 use super::wrap::wrap;
 
-use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, Verdict};
+use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, ToolErrors, Verdict};
+use crate::narrate::Failed;
 
 use crate::text::one_line;
 use crate::tui::app::App;
@@ -88,7 +89,12 @@ fn step_caption(app: &App) -> String {
         }
         Event::Dispatch { name, output, .. } => {
             let (nth, of) = app.dispatch_position();
-            say.caption_dispatch(&short(name), nth, of, output.is_error)
+            let failed = match (output.is_error, app.config().tool_errors) {
+                (false, _) => Failed::No,
+                (true, ToolErrors::Report) => Failed::Reported,
+                (true, ToolErrors::Raise) => Failed::Raised,
+            };
+            say.caption_dispatch(&short(name), (nth, of), failed)
         }
         Event::Append { results, .. } => {
             let config = app.config();

@@ -26,11 +26,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
         }
         _ => say.messages_held(shown, app.chars_of(shown)),
     };
+    // The title fits the border, cut with its "…" where it must be.
+    let name = format!(" {} ", say.messages_title());
+    let room = usize::from(area.width).saturating_sub(2 + crate::text::width(&name) + 3);
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
         .title(Line::from(vec![
-            Span::styled(format!(" {} ", say.messages_title()), theme::TITLE),
-            Span::styled(format!("· {summary} "), theme::LABEL),
+            Span::styled(name, theme::TITLE),
+            Span::styled(format!("· {} ", one_line(&summary, room)), theme::LABEL),
         ]));
     let inner = panel.inner(area);
     let added_from = match app.cursor() {
@@ -58,7 +61,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
 }
 
 /// Columns a row keeps for its content when it shows an id whole.
-const ROOM_FOR_CONTENT: usize = 40;
+const ROOM_FOR_CONTENT: usize = 20;
 
 /// A tool-call id whole when the row has room for it beside its content
 /// (matching a call to its result by id is a lesson in itself), else its tail.
@@ -76,11 +79,12 @@ fn scroll_limit(messages: &[Message], height: usize) -> usize {
     let rows = |m: &Message| m.content.len().max(1);
     let mut shown: usize = messages.iter().map(rows).sum();
     let mut limit = 0;
+    // Hide messages from the bottom until what is left fits, `#0` at the top.
     for message in messages.iter().skip(1).rev() {
-        shown -= rows(message);
-        if shown < height {
+        if shown <= height {
             break;
         }
+        shown -= rows(message);
         limit += 1;
     }
     limit
@@ -164,8 +168,10 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             theme::THINKING,
         )],
         Block::ToolUse { id, name, input } => {
+            let kind_width = crate::text::width(w.tool_request);
             let head = format!(" {} {} ", shown_id(id, room), one_line(name, 20));
-            let used = crate::text::width(w.tool_request) + crate::text::width(&head);
+            let head = one_line(&head, rest(kind_width));
+            let used = kind_width + crate::text::width(&head);
             vec![
                 kind(w.tool_request),
                 Span::raw(head),
@@ -177,8 +183,12 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             content,
             is_error,
         } => {
-            let head = format!(" {} ", shown_id(tool_use_id, room));
-            let used = crate::text::width(w.result_kind) + crate::text::width(&head);
+            let kind_width = crate::text::width(w.result_kind);
+            let head = one_line(
+                &format!(" {} ", shown_id(tool_use_id, room)),
+                rest(kind_width),
+            );
+            let used = kind_width + crate::text::width(&head);
             let style: Style = if *is_error {
                 theme::ERROR
             } else {

@@ -17,7 +17,7 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
     // A deliberate mistake turns the bar red and names itself.
     let (right, styles) = match app.config().mistake {
         Some(mistake) => (
-            say.mistake_banner(mistake.name()),
+            say.mistake_banner(say.mistake_name(mistake)),
             (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
         ),
         None => (

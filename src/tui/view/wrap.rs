@@ -40,15 +40,12 @@ fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         .collect();
     let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
     let mut used = 0;
-    // Where the current row may break: the index of the first cell of the
-    // next row if it breaks there.
-    let mut break_at: Option<usize> = None;
     for cell in cells {
         let row = rows.last_mut().expect("there is always a row");
         if used + cell.width > width && !row.is_empty() {
-            let carried = match break_at {
-                Some(at) if at > 0 && at < row.len() => row.split_off(at),
-                _ => Vec::new(),
+            let carried = match break_before(row, &cell) {
+                Some(at) => row.split_off(at),
+                None => Vec::new(),
             };
             let mut next: Vec<Cell> = carried;
             // A space that ends a row is not carried to the next one.
@@ -57,28 +54,57 @@ fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
             }
             used = next.iter().map(|c| c.width).sum();
             rows.push(next);
-            break_at = None;
         }
-        let wide = cell.width > 1;
-        let space = cell.text == " ";
         let wrapped = rows.len() > 1;
         let row = rows.last_mut().expect("there is always a row");
         // A space that would open a wrapped row is the break itself.
-        if space && row.is_empty() && wrapped {
+        if cell.text == " " && row.is_empty() && wrapped {
             continue;
-        }
-        if wide && !row.is_empty() {
-            break_at = Some(row.len());
         }
         used += cell.width;
         row.push(cell);
-        if space || wide {
-            break_at = Some(row.len());
-        }
     }
     rows.into_iter()
         .map(|row| Line::from(spans(row)).style(line_style))
         .collect()
+}
+
+/// Where a full `row` breaks so that `next` fits on the following one: the
+/// latest place after a space or beside a wide character, except before a
+/// closing mark or after an opening one (Chinese line-breaking rules: no
+/// line opens with "，" or ends with "（"). `None` cuts it where it is full.
+fn break_before(row: &[Cell], next: &Cell) -> Option<usize> {
+    let at_cell = |at: usize| if at == row.len() { next } else { &row[at] };
+    (1..=row.len()).rev().find(|&at| {
+        let (before, after) = (&row[at - 1], at_cell(at));
+        let opportunity = before.text == " " || before.width > 1 || after.width > 1;
+        opportunity && !is_closing(&after.text) && !is_opening(&before.text)
+    })
+}
+
+/// Marks that must not open a line.
+fn is_closing(text: &str) -> bool {
+    matches!(
+        text,
+        "，" | "。"
+            | "、"
+            | "；"
+            | "："
+            | "？"
+            | "！"
+            | "）"
+            | "」"
+            | "』"
+            | "》"
+            | "”"
+            | "’"
+            | "…"
+    )
+}
+
+/// Marks that must not end a line.
+fn is_opening(text: &str) -> bool {
+    matches!(text, "（" | "「" | "『" | "《" | "“" | "‘")
 }
 
 /// Cells back into spans, one per run of a style.
@@ -113,6 +139,18 @@ mod tests {
         assert_eq!(texts(&lines)[0], "开始，第 0 ");
         let lines = wrap(vec![Line::raw("必须把 None 当作")], 6);
         assert_eq!(texts(&lines), ["必须把", "None ", "当作"]);
+    }
+
+    #[test]
+    fn no_line_opens_with_a_closing_mark_or_ends_with_an_opening_one() {
+        // "字段，" would open the next line with "，": the break moves back.
+        let lines = wrap(vec![Line::raw("循环只看字段，从不猜")], 12);
+        assert_eq!(texts(&lines), ["循环只看字", "段，从不猜"]);
+        let lines = wrap(vec![Line::raw("请求（tool_use）中间")], 6);
+        for line in &lines {
+            let text = line.to_string();
+            assert!(!text.starts_with('）') && !text.ends_with('（'), "{text:?}");
+        }
     }
 
     #[test]
