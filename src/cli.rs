@@ -376,7 +376,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
-                .map(|t| t.replay(loop_flags.config(t)))
+                .map(|t| t.replay_in(loop_flags.config(t), lang))
                 .collect();
             match format {
                 Format::Text => emit(&report::text(&source, &traces, lang))?,

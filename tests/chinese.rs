@@ -5,8 +5,9 @@ mod common;
 
 use assert_cmd::Command;
 use common::screen::{app_in, drive, same_in_both};
+use loopstep::engine::Event;
 use loopstep::narrate::Lang;
-use loopstep::transcript::Transcript;
+use loopstep::transcript::{Transcript, builtin_in};
 use loopstep::tui::{App, Settings};
 use proptest::prelude::*;
 use ratatui::buffer::Buffer;
@@ -105,6 +106,30 @@ fn run_prints_the_whole_run_in_chinese() {
     let text = String::from_utf8(none.stdout).unwrap();
     assert!(text.contains("预算耗尽"), "{text}");
     assert!(text.ends_with("结果：None\n"), "{text}");
+}
+
+/// The harness answers a tool call it cannot run in the class's language,
+/// so the error the model reads on screen is as readable as the rest.
+#[test]
+fn tool_failures_are_told_in_the_runs_language() {
+    let errors = |lang: Lang| -> Vec<String> {
+        let t = builtin_in("malformed-request", lang).unwrap().unwrap();
+        t.replay_in(t.default_config(), lang)
+            .steps
+            .into_iter()
+            .filter_map(|s| match s.event {
+                Event::Dispatch { output, .. } if output.is_error => Some(output.content),
+                _ => None,
+            })
+            .collect()
+    };
+    let en = errors(Lang::En);
+    let zh = errors(Lang::Zh);
+    assert_eq!(en.len(), 2);
+    assert_eq!(zh.len(), 2);
+    assert!(en[0].starts_with("Unknown tool `web_search`"), "{en:?}");
+    assert!(zh[0].starts_with("不存在工具 web_search。"), "{zh:?}");
+    assert!(zh[1].starts_with("无法把工具输入解析为 JSON"), "{zh:?}");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use common::{asks, asks_with_stop, dispatched, says, search_run};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, RequestRule,
-    Role, Run, SEARCH_MISS, ScriptedModel, StopCause, Trace,
+    Role, Run, SEARCH_MISS, ScriptedModel, StopCause, ToolFailure, Trace,
 };
 use loopstep::transcript::builtin;
 use serde_json::json;
@@ -385,10 +385,12 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     };
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);
+    let explain = |failure: &ToolFailure| format!("{failure:?}");
     let tools = ReplayTools {
         definitions: &t.tools,
         environment: &t.environment,
         recorded: &t.results,
+        explain: &explain,
     };
     let trace = Run::new(
         ScriptedModel::new(&replies, Dialect::AnthropicMessages),

@@ -64,14 +64,36 @@ pub struct Page {
     pub text: String,
 }
 
+/// Why the replay's tools could not run a call: a fact, which the harness
+/// puts into words (in the run's language) for the model to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolFailure {
+    /// The model named a tool that is not declared.
+    UnknownTool {
+        name: String,
+        available: Vec<String>,
+    },
+    /// The arguments text is not JSON.
+    UnparsableInput { error: String, raw: String },
+    /// The input is JSON but not an object.
+    InputNotObject { got: String },
+    /// The search tool was called without a `query`.
+    MissingQuery,
+    /// No recorded result and no environment to run the tool in.
+    NoReplay { id: String, name: String },
+}
+
+/// Words for a tool failure, as the harness tells the model.
+pub type Explain<'a> = &'a dyn Fn(&ToolFailure) -> String;
+
 impl ToolEnv {
-    fn run(&self, input: &Map<String, Value>) -> ToolOutput {
+    fn run(&self, input: &Map<String, Value>) -> Result<ToolOutput, ToolFailure> {
         match self {
             ToolEnv::Search { pages } => match input.get("query").and_then(Value::as_str) {
-                Some(query) => ToolOutput::ok(search(pages, query)),
-                None => ToolOutput::error("The search tool needs a string field `query`."),
+                Some(query) => Ok(ToolOutput::ok(search(pages, query))),
+                None => Err(ToolFailure::MissingQuery),
             },
-            ToolEnv::Today { date } => ToolOutput::ok(date.clone()),
+            ToolEnv::Today { date } => Ok(ToolOutput::ok(date.clone())),
         }
     }
 }
@@ -98,59 +120,64 @@ fn normalize(text: &str) -> String {
 }
 
 /// Answers tool calls for a replay: a result recorded for the call's id
-/// wins; otherwise the declared tool runs in its environment.
-#[derive(Debug, Clone, Copy)]
+/// wins; otherwise the declared tool runs in its environment. A call that
+/// cannot run comes back as an error result, worded by `explain`.
+#[derive(Clone, Copy)]
 pub struct ReplayTools<'a> {
     pub definitions: &'a [ToolDef],
     pub environment: &'a BTreeMap<String, ToolEnv>,
     pub recorded: &'a BTreeMap<String, ToolOutput>,
+    pub explain: Explain<'a>,
 }
 
-impl ToolBox for ReplayTools<'_> {
-    fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
+impl ReplayTools<'_> {
+    fn try_run(&self, call: ToolCall<'_>) -> Result<ToolOutput, ToolFailure> {
         if let Some(recorded) = self.recorded.get(call.id) {
-            return recorded.clone();
+            return Ok(recorded.clone());
         }
         if !self.definitions.iter().any(|d| d.name == call.name) {
-            let known: Vec<&str> = self.definitions.iter().map(|d| d.name.as_str()).collect();
-            return ToolOutput::error(format!(
-                "Unknown tool `{}`. Available tools: {}.",
-                call.name,
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            ));
+            return Err(ToolFailure::UnknownTool {
+                name: call.name.to_owned(),
+                available: self.definitions.iter().map(|d| d.name.clone()).collect(),
+            });
         }
-        let input = match parse_input(call.input) {
-            Ok(input) => input,
-            Err(message) => return ToolOutput::error(message),
-        };
+        let input = parse_input(call.input)?;
         match self.environment.get(call.name) {
             Some(env) => env.run(&input),
-            None => ToolOutput::error(format!(
-                "No result was recorded for tool call `{}` and `{}` has no replay environment.",
-                call.id, call.name
-            )),
+            None => Err(ToolFailure::NoReplay {
+                id: call.id.to_owned(),
+                name: call.name.to_owned(),
+            }),
         }
     }
 }
 
+impl ToolBox for ReplayTools<'_> {
+    fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
+        self.try_run(call)
+            .unwrap_or_else(|failure| ToolOutput::error((self.explain)(&failure)))
+    }
+}
+
 /// Tool input must be a JSON object; a string is raw arguments text to parse.
-fn parse_input(input: &Value) -> Result<Map<String, Value>, String> {
+fn parse_input(input: &Value) -> Result<Map<String, Value>, ToolFailure> {
     let parsed;
     let value = match input {
         Value::String(raw) => {
-            parsed = serde_json::from_str::<Value>(raw)
-                .map_err(|e| format!("Could not parse the tool input as JSON ({e}): {raw}"))?;
+            parsed =
+                serde_json::from_str::<Value>(raw).map_err(|e| ToolFailure::UnparsableInput {
+                    error: e.to_string(),
+                    raw: raw.clone(),
+                })?;
             &parsed
         }
         other => other,
     };
     match value {
         Value::Object(map) => Ok(map.clone()),
-        other => Err(format!("Tool input must be a JSON object, got: {other}")),
+        other => Err(ToolFailure::InputNotObject {
+            got: other.to_string(),
+        }),
     }
 }
 
@@ -175,10 +202,13 @@ mod tests {
         }];
         let environment =
             BTreeMap::from([("search".to_owned(), ToolEnv::Search { pages: pages() })]);
+        // The failure itself, in its debug form: the words are narrate's.
+        let explain = |f: &ToolFailure| format!("{f:?}");
         let mut tools = ReplayTools {
             definitions: &definitions,
             environment: &environment,
             recorded: &recorded,
+            explain: &explain,
         };
         f(&mut tools);
     }
@@ -208,15 +238,19 @@ mod tests {
         with_tools(BTreeMap::new(), |tools| {
             let unknown = tools.run(call("browse", &json!({})));
             assert!(unknown.is_error);
-            assert!(unknown.content.contains("Unknown tool `browse`"));
+            assert!(
+                unknown.content.starts_with("UnknownTool"),
+                "{}",
+                unknown.content
+            );
             assert!(unknown.content.contains("search"));
             let broken = tools.run(call("search", &json!("{\"query\": ")));
             assert!(broken.is_error);
-            assert!(broken.content.contains("Could not parse"));
+            assert!(broken.content.starts_with("UnparsableInput"));
             let wrong_type = tools.run(call("search", &json!([1])));
-            assert!(wrong_type.is_error);
+            assert!(wrong_type.content.starts_with("InputNotObject"));
             let no_query = tools.run(call("search", &json!({"q": "x"})));
-            assert!(no_query.is_error);
+            assert_eq!(no_query.content, "MissingQuery");
             let raw_ok = tools.run(call("search", &json!("{\"query\": \"Aurora Run\"}")));
             assert_eq!(raw_ok, ToolOutput::ok("A 2011 film."));
         });
@@ -236,6 +270,6 @@ mod tests {
         let env = ToolEnv::Today {
             date: "2026-10-08".into(),
         };
-        assert_eq!(env.run(&Map::new()), ToolOutput::ok("2026-10-08"));
+        assert_eq!(env.run(&Map::new()), Ok(ToolOutput::ok("2026-10-08")));
     }
 }

@@ -3,7 +3,8 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{
-    Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, Verdict,
+    Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, ToolFailure,
+    Verdict,
 };
 use crate::text::one_line;
 
@@ -298,6 +299,47 @@ impl Say {
             }
             (Lang::Zh, Event::Rejected { rejection }) => {
                 format!("API 拒绝了这次请求：{}", self.rejection(rejection))
+            }
+        }
+    }
+
+    /// What the harness tells the model when a tool call cannot run.
+    pub fn tool_failure(self, failure: &ToolFailure) -> String {
+        match (self.lang, failure) {
+            (Lang::En, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
+                format!("Unknown tool `{name}`. No tools are available.")
+            }
+            (Lang::En, ToolFailure::UnknownTool { name, available }) => format!(
+                "Unknown tool `{name}`. Available tools: {}.",
+                available.join(", ")
+            ),
+            (Lang::En, ToolFailure::UnparsableInput { error, raw }) => {
+                format!("Could not parse the tool input as JSON ({error}): {raw}")
+            }
+            (Lang::En, ToolFailure::InputNotObject { got }) => {
+                format!("Tool input must be a JSON object, got: {got}")
+            }
+            (Lang::En, ToolFailure::MissingQuery) => {
+                "The search tool needs a string field `query`.".to_owned()
+            }
+            (Lang::En, ToolFailure::NoReplay { id, name }) => format!(
+                "No result was recorded for tool call `{id}` and `{name}` has no replay environment."
+            ),
+            (Lang::Zh, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
+                format!("不存在工具 {name}。没有可用的工具。")
+            }
+            (Lang::Zh, ToolFailure::UnknownTool { name, available }) => {
+                format!("不存在工具 {name}。可用的工具：{}。", available.join("、"))
+            }
+            (Lang::Zh, ToolFailure::UnparsableInput { error, raw }) => {
+                format!("无法把工具输入解析为 JSON（{error}）：{raw}")
+            }
+            (Lang::Zh, ToolFailure::InputNotObject { got }) => {
+                format!("工具输入必须是 JSON 对象，收到的是：{got}")
+            }
+            (Lang::Zh, ToolFailure::MissingQuery) => "search 工具需要字符串字段 query。".to_owned(),
+            (Lang::Zh, ToolFailure::NoReplay { id, name }) => {
+                format!("工具调用 {id} 没有录下工具结果，{name} 也没有可重放的环境。")
             }
         }
     }

@@ -18,9 +18,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::dialect::Dialect;
 use crate::engine::{
     Config, Event, Goal, Insertion, MAX_TURNS, Message, ReplayTools, Reply, Run, ScriptedModel,
-    ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace,
+    ToolDef, ToolEnv, ToolErrors, ToolFailure, ToolOutput, Trace,
 };
-use crate::narrate::Lang;
+use crate::narrate::{Lang, Say};
 
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub use error::{LoadError, Problem};
@@ -427,14 +427,24 @@ impl Transcript {
         valid(transcript, problems, origin)
     }
 
-    /// Replays the run through the real loop with the scripted model.
+    /// Replays the run through the real loop with the scripted model; a tool
+    /// call that cannot run is answered in English.
     pub fn replay(&self, config: Config) -> Trace {
+        self.replay_in(config, Lang::En)
+    }
+
+    /// Replays the run, answering a tool call that cannot run in `lang`, the
+    /// language the class reads the run in.
+    pub fn replay_in(&self, config: Config, lang: Lang) -> Trace {
         let model = ScriptedModel::new(&self.replies, config.dialect)
             .repeating_last(self.repeat_last_reply);
+        let say = Say::new(lang, config.dialect);
+        let explain = |failure: &ToolFailure| say.tool_failure(failure);
         let tools = ReplayTools {
             definitions: &self.tools,
             environment: &self.environment,
             recorded: &self.results,
+            explain: &explain,
         };
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())

@@ -80,7 +80,7 @@ impl App {
             mistake: settings.mistake,
             ..transcript.default_config()
         };
-        let trace = transcript.replay(config);
+        let trace = transcript.replay_in(config, settings.lang);
         let mut app = App {
             prefix_chars: Vec::new(),
             runs,
@@ -186,7 +186,7 @@ impl App {
     fn replay(&mut self) {
         let old = self.step().clone();
         let was_at_end = self.at_end();
-        self.trace = self.transcript().replay(self.config);
+        self.trace = self.transcript().replay_in(self.config, self.lang);
         self.count_chars();
         let last = self.trace.steps.len() - 1;
         let same = self
@@ -210,7 +210,9 @@ impl App {
             mistake: self.config.mistake,
             ..self.runs[index].get(self.lang).default_config()
         };
-        self.trace = self.runs[index].get(self.lang).replay(self.config);
+        self.trace = self.runs[index]
+            .get(self.lang)
+            .replay_in(self.config, self.lang);
         self.count_chars();
         self.cursor = 0;
         self.scroll_back = 0;
