@@ -184,7 +184,7 @@ impl Say {
                  都走同一条路发回。"
             ),
             (Lang::Zh, Failed::Reported) => format!(
-                "{head}：{name} 失败了。错误作为错误结果发回（用{flag}标明），模型能读到并自行纠正。"
+                "{head}：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
             ),
             (Lang::Zh, Failed::Raised) => format!(
                 "{head}：{name} 失败了，这个运行框架把工具错误抛给调用方，而不是交给模型：运行到此结束。"
