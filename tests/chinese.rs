@@ -130,6 +130,11 @@ fn tool_failures_are_told_in_the_runs_language() {
     assert!(en[0].starts_with("Unknown tool `web_search`"), "{en:?}");
     assert!(zh[0].starts_with("不存在工具 web_search。"), "{zh:?}");
     assert!(zh[1].starts_with("无法把工具输入解析为 JSON"), "{zh:?}");
+
+    let miss = builtin_in("search-miss", Lang::Zh).unwrap().unwrap();
+    let trace = miss.replay_in(miss.default_config(), Lang::Zh);
+    assert!(trace.steps.iter().any(|s| matches!(&s.event,
+        Event::Dispatch { output, .. } if output.content == "没有找到匹配的页面。")));
 }
 
 #[test]

@@ -8,8 +8,9 @@ use common::{asks, asks_with_stop, dispatched, says, search_run};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, RequestRule,
-    Role, Run, SEARCH_MISS, ScriptedModel, StopCause, ToolFailure, Trace,
+    Role, Run, ScriptedModel, StopCause, Trace,
 };
+use loopstep::narrate::{Lang, Say};
 use loopstep::transcript::builtin;
 use serde_json::json;
 
@@ -203,7 +204,7 @@ fn a_search_miss_flows_back_like_a_hit() {
     );
     let trace = t.replay(t.default_config());
     let outputs: Vec<_> = dispatched(&trace).into_iter().map(|d| d.2).collect();
-    assert_eq!(outputs[0].content, SEARCH_MISS);
+    assert_eq!(outputs[0].content, "No matching page found.");
     assert!(!outputs[0].is_error);
     assert!(outputs[1].content.contains("Mara Voss"));
     assert_eq!(trace.result(), Some("Mara Voss"));
@@ -385,12 +386,11 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     };
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);
-    let explain = |failure: &ToolFailure| format!("{failure:?}");
     let tools = ReplayTools {
         definitions: &t.tools,
         environment: &t.environment,
         recorded: &t.results,
-        explain: &explain,
+        words: &Say::new(Lang::En, Dialect::AnthropicMessages),
     };
     let trace = Run::new(
         ScriptedModel::new(&replies, Dialect::AnthropicMessages),

@@ -15,9 +15,7 @@ pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use run::{Goal, Insertion, Run};
-pub use tools::{
-    Explain, Page, ReplayTools, SEARCH_MISS, ToolBox, ToolEnv, ToolFailure, ToolOutput,
-};
+pub use tools::{Page, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords};
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
 };

@@ -40,9 +40,6 @@ pub trait ToolBox {
     fn run(&mut self, call: ToolCall<'_>) -> ToolOutput;
 }
 
-/// What the search tool returns when no page matches.
-pub const SEARCH_MISS: &str = "No matching page found.";
-
 /// A deterministic stand-in for a real tool, described in the transcript.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -83,14 +80,24 @@ pub enum ToolFailure {
     NoReplay { id: String, name: String },
 }
 
-/// Words for a tool failure, as the harness tells the model.
-pub type Explain<'a> = &'a dyn Fn(&ToolFailure) -> String;
+/// The harness's own words to the model, which the narration supplies in
+/// the run's language: a search that found nothing, a call that cannot run.
+pub trait ToolWords {
+    fn no_match(&self) -> String;
+    fn failure(&self, failure: &ToolFailure) -> String;
+}
 
 impl ToolEnv {
-    fn run(&self, input: &Map<String, Value>) -> Result<ToolOutput, ToolFailure> {
+    fn run(
+        &self,
+        input: &Map<String, Value>,
+        words: &dyn ToolWords,
+    ) -> Result<ToolOutput, ToolFailure> {
         match self {
             ToolEnv::Search { pages } => match input.get("query").and_then(Value::as_str) {
-                Some(query) => Ok(ToolOutput::ok(search(pages, query))),
+                Some(query) => Ok(ToolOutput::ok(
+                    search(pages, query).map_or_else(|| words.no_match(), str::to_owned),
+                )),
                 None => Err(ToolFailure::MissingQuery),
             },
             ToolEnv::Today { date } => Ok(ToolOutput::ok(date.clone())),
@@ -98,7 +105,7 @@ impl ToolEnv {
     }
 }
 
-fn search<'p>(pages: &'p [Page], query: &str) -> &'p str {
+fn search<'p>(pages: &'p [Page], query: &str) -> Option<&'p str> {
     let wanted = normalize(query);
     pages
         .iter()
@@ -107,7 +114,7 @@ fn search<'p>(pages: &'p [Page], query: &str) -> &'p str {
                 .chain(&page.aliases)
                 .any(|name| normalize(name) == wanted)
         })
-        .map_or(SEARCH_MISS, |page| page.text.as_str())
+        .map(|page| page.text.as_str())
 }
 
 /// Case, punctuation and spacing do not matter to the search.
@@ -121,13 +128,13 @@ fn normalize(text: &str) -> String {
 
 /// Answers tool calls for a replay: a result recorded for the call's id
 /// wins; otherwise the declared tool runs in its environment. A call that
-/// cannot run comes back as an error result, worded by `explain`.
+/// cannot run comes back as an error result, worded by `words`.
 #[derive(Clone, Copy)]
 pub struct ReplayTools<'a> {
     pub definitions: &'a [ToolDef],
     pub environment: &'a BTreeMap<String, ToolEnv>,
     pub recorded: &'a BTreeMap<String, ToolOutput>,
-    pub explain: Explain<'a>,
+    pub words: &'a dyn ToolWords,
 }
 
 impl ReplayTools<'_> {
@@ -143,7 +150,7 @@ impl ReplayTools<'_> {
         }
         let input = parse_input(call.input)?;
         match self.environment.get(call.name) {
-            Some(env) => env.run(&input),
+            Some(env) => env.run(&input, self.words),
             None => Err(ToolFailure::NoReplay {
                 id: call.id.to_owned(),
                 name: call.name.to_owned(),
@@ -155,7 +162,7 @@ impl ReplayTools<'_> {
 impl ToolBox for ReplayTools<'_> {
     fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
         self.try_run(call)
-            .unwrap_or_else(|failure| ToolOutput::error((self.explain)(&failure)))
+            .unwrap_or_else(|failure| ToolOutput::error(self.words.failure(&failure)))
     }
 }
 
@@ -194,6 +201,19 @@ mod tests {
         }]
     }
 
+    /// The failure itself, in its debug form: the real words are narrate's.
+    struct Plain;
+
+    impl ToolWords for Plain {
+        fn no_match(&self) -> String {
+            "NoMatch".to_owned()
+        }
+
+        fn failure(&self, failure: &ToolFailure) -> String {
+            format!("{failure:?}")
+        }
+    }
+
     fn with_tools(recorded: BTreeMap<String, ToolOutput>, f: impl FnOnce(&mut ReplayTools)) {
         let definitions = vec![ToolDef {
             name: "search".into(),
@@ -202,13 +222,11 @@ mod tests {
         }];
         let environment =
             BTreeMap::from([("search".to_owned(), ToolEnv::Search { pages: pages() })]);
-        // The failure itself, in its debug form: the words are narrate's.
-        let explain = |f: &ToolFailure| format!("{f:?}");
         let mut tools = ReplayTools {
             definitions: &definitions,
             environment: &environment,
             recorded: &recorded,
-            explain: &explain,
+            words: &Plain,
         };
         f(&mut tools);
     }
@@ -229,7 +247,7 @@ mod tests {
             let alias = tools.run(call("search", &json!({"query": "aurora run film"})));
             assert_eq!(alias, ToolOutput::ok("A 2011 film."));
             let miss = tools.run(call("search", &json!({"query": "Aurora"})));
-            assert_eq!(miss, ToolOutput::ok(SEARCH_MISS));
+            assert_eq!(miss, ToolOutput::ok("NoMatch"));
         });
     }
 
@@ -270,6 +288,9 @@ mod tests {
         let env = ToolEnv::Today {
             date: "2026-10-08".into(),
         };
-        assert_eq!(env.run(&Map::new()), Ok(ToolOutput::ok("2026-10-08")));
+        assert_eq!(
+            env.run(&Map::new(), &Plain),
+            Ok(ToolOutput::ok("2026-10-08"))
+        );
     }
 }

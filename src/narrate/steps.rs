@@ -4,7 +4,7 @@
 use super::{Lang, Say, plural};
 use crate::engine::{
     Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, ToolFailure,
-    Verdict,
+    ToolWords, Verdict,
 };
 use crate::text::one_line;
 
@@ -303,47 +303,6 @@ impl Say {
         }
     }
 
-    /// What the harness tells the model when a tool call cannot run.
-    pub fn tool_failure(self, failure: &ToolFailure) -> String {
-        match (self.lang, failure) {
-            (Lang::En, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
-                format!("Unknown tool `{name}`. No tools are available.")
-            }
-            (Lang::En, ToolFailure::UnknownTool { name, available }) => format!(
-                "Unknown tool `{name}`. Available tools: {}.",
-                available.join(", ")
-            ),
-            (Lang::En, ToolFailure::UnparsableInput { error, raw }) => {
-                format!("Could not parse the tool input as JSON ({error}): {raw}")
-            }
-            (Lang::En, ToolFailure::InputNotObject { got }) => {
-                format!("Tool input must be a JSON object, got: {got}")
-            }
-            (Lang::En, ToolFailure::MissingQuery) => {
-                "The search tool needs a string field `query`.".to_owned()
-            }
-            (Lang::En, ToolFailure::NoReplay { id, name }) => format!(
-                "No result was recorded for tool call `{id}` and `{name}` has no replay environment."
-            ),
-            (Lang::Zh, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
-                format!("不存在工具 {name}。没有可用的工具。")
-            }
-            (Lang::Zh, ToolFailure::UnknownTool { name, available }) => {
-                format!("不存在工具 {name}。可用的工具：{}。", available.join("、"))
-            }
-            (Lang::Zh, ToolFailure::UnparsableInput { error, raw }) => {
-                format!("无法把工具输入解析为 JSON（{error}）：{raw}")
-            }
-            (Lang::Zh, ToolFailure::InputNotObject { got }) => {
-                format!("工具输入必须是 JSON 对象，收到的是：{got}")
-            }
-            (Lang::Zh, ToolFailure::MissingQuery) => "search 工具需要字符串字段 query。".to_owned(),
-            (Lang::Zh, ToolFailure::NoReplay { id, name }) => {
-                format!("工具调用 {id} 没有录下工具结果，{name} 也没有可重放的环境。")
-            }
-        }
-    }
-
     /// The outcome as `run` names it: answered, budget spent, halted, ...
     pub fn outcome_name(self, outcome: Option<Outcome>) -> &'static str {
         match outcome {
@@ -381,6 +340,55 @@ impl Say {
         match self.lang {
             Lang::En => format!("{label}: {what}"),
             Lang::Zh => format!("{label}：{what}"),
+        }
+    }
+}
+
+/// What the harness tells the model when a search finds nothing or a tool
+/// call cannot run: words the model reads, so in the class's language.
+impl ToolWords for Say {
+    fn no_match(&self) -> String {
+        self.pick("No matching page found.", "没有找到匹配的页面。")
+            .to_owned()
+    }
+
+    fn failure(&self, failure: &ToolFailure) -> String {
+        match (self.lang, failure) {
+            (Lang::En, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
+                format!("Unknown tool `{name}`. No tools are available.")
+            }
+            (Lang::En, ToolFailure::UnknownTool { name, available }) => format!(
+                "Unknown tool `{name}`. Available tools: {}.",
+                available.join(", ")
+            ),
+            (Lang::En, ToolFailure::UnparsableInput { error, raw }) => {
+                format!("Could not parse the tool input as JSON ({error}): {raw}")
+            }
+            (Lang::En, ToolFailure::InputNotObject { got }) => {
+                format!("Tool input must be a JSON object, got: {got}")
+            }
+            (Lang::En, ToolFailure::MissingQuery) => {
+                "The search tool needs a string field `query`.".to_owned()
+            }
+            (Lang::En, ToolFailure::NoReplay { id, name }) => format!(
+                "No result was recorded for tool call `{id}` and `{name}` has no replay environment."
+            ),
+            (Lang::Zh, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
+                format!("不存在工具 {name}。没有可用的工具。")
+            }
+            (Lang::Zh, ToolFailure::UnknownTool { name, available }) => {
+                format!("不存在工具 {name}。可用的工具：{}。", available.join("、"))
+            }
+            (Lang::Zh, ToolFailure::UnparsableInput { error, raw }) => {
+                format!("无法把工具输入解析为 JSON（{error}）：{raw}")
+            }
+            (Lang::Zh, ToolFailure::InputNotObject { got }) => {
+                format!("工具输入必须是 JSON 对象，收到的是：{got}")
+            }
+            (Lang::Zh, ToolFailure::MissingQuery) => "search 工具需要字符串字段 query。".to_owned(),
+            (Lang::Zh, ToolFailure::NoReplay { id, name }) => {
+                format!("工具调用 {id} 没有录下工具结果，{name} 也没有可重放的环境。")
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::dialect::Dialect;
 use crate::engine::{
     Config, Event, Goal, Insertion, MAX_TURNS, Message, ReplayTools, Reply, Run, ScriptedModel,
-    ToolDef, ToolEnv, ToolErrors, ToolFailure, ToolOutput, Trace,
+    ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace,
 };
 use crate::narrate::{Lang, Say};
 
@@ -438,13 +438,11 @@ impl Transcript {
     pub fn replay_in(&self, config: Config, lang: Lang) -> Trace {
         let model = ScriptedModel::new(&self.replies, config.dialect)
             .repeating_last(self.repeat_last_reply);
-        let say = Say::new(lang, config.dialect);
-        let explain = |failure: &ToolFailure| say.tool_failure(failure);
         let tools = ReplayTools {
             definitions: &self.tools,
             environment: &self.environment,
             recorded: &self.results,
-            explain: &explain,
+            words: &Say::new(lang, config.dialect),
         };
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())
