@@ -380,7 +380,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 .collect();
             match format {
                 Format::Text => emit(&report::text(&source, &traces, lang))?,
-                Format::Json => emit(&(pretty(&report::json(&source, &traces))? + "\n"))?,
+                Format::Json => write_json(&report::json(&source, &traces))?,
             }
         }
         Command::List => {
@@ -428,6 +428,21 @@ fn emit(text: &str) -> anyhow::Result<()> {
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         result => result.context("could not write to standard output"),
+    }
+}
+
+/// Writes a JSON report to standard output as it is serialized, so that a
+/// large report is never held whole in memory.
+fn write_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
+    use std::io::{BufWriter, ErrorKind, Write};
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, report)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        result => result.context("could not write the JSON report"),
     }
 }
 

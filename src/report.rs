@@ -3,6 +3,7 @@
 //! run's dialect: an OpenAI run's JSON has `finish_reason` and its
 //! messages in the Chat Completions shape.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
@@ -47,32 +48,62 @@ pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
 }
 
 /// One object for a single run; `{"runs": [...], "totals": ...}` for several.
-pub fn json(source: &Source, traces: &[Trace]) -> Value {
-    let mut runs: Vec<Value> = source
-        .runs
-        .iter()
-        .zip(traces)
-        .map(|(t, trace)| run_json(t, trace))
-        .collect();
-    if runs.len() == 1 {
-        let mut only = runs.remove(0);
-        if !source.notes.is_empty() {
-            only["import_notes"] = json!(source.notes);
-        }
-        return only;
+pub fn json<'a>(source: &'a Source, traces: &'a [Trace]) -> JsonReport<'a> {
+    JsonReport { source, traces }
+}
+
+/// The JSON report, built run by run as it is written: a log of many long
+/// runs never holds more than one run's JSON in memory.
+pub struct JsonReport<'a> {
+    source: &'a Source,
+    traces: &'a [Trace],
+}
+
+impl JsonReport<'_> {
+    fn runs(&self) -> impl Iterator<Item = Value> + '_ {
+        self.source
+            .runs
+            .iter()
+            .zip(self.traces)
+            .map(|(t, trace)| run_json(t, trace))
     }
-    let totals = Totals::of(traces);
-    json!({
-        "format": source.kind,
-        "import_notes": source.notes,
-        "runs": runs,
-        "totals": {
-            "runs": traces.len(),
-            "model_calls": totals.model_calls,
-            "tools_run": totals.tool_calls,
-            "answered": totals.answered,
-        },
-    })
+}
+
+impl Serialize for JsonReport<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let source = self.source;
+        if let [_] = source.runs.as_slice() {
+            let mut only = self.runs().next().unwrap_or_default();
+            if !source.notes.is_empty() {
+                only["import_notes"] = json!(source.notes);
+            }
+            return only.serialize(serializer);
+        }
+        let totals = Totals::of(self.traces);
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("format", &source.kind)?;
+        map.serialize_entry("import_notes", &source.notes)?;
+        map.serialize_entry("runs", &RunsJson(self))?;
+        map.serialize_entry(
+            "totals",
+            &json!({
+                "runs": self.traces.len(),
+                "model_calls": totals.model_calls,
+                "tools_run": totals.tool_calls,
+                "answered": totals.answered,
+            }),
+        )?;
+        map.end()
+    }
+}
+
+/// The `runs` array, each run's JSON made just before it is written.
+struct RunsJson<'r, 'a>(&'r JsonReport<'a>);
+
+impl Serialize for RunsJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.runs())
+    }
 }
 
 /// What `validate` prints: the format, each run, and every note.

@@ -113,7 +113,7 @@ fn run_outputs(source: &Source) -> Vec<String> {
             [
                 report::text(source, &traces, Lang::En),
                 report::text(source, &traces, Lang::Zh),
-                report::json(source, &traces).to_string(),
+                serde_json::to_string(&report::json(source, &traces)).unwrap(),
             ]
         })
         .collect()
