@@ -57,3 +57,21 @@ fn key_and_draw(bencher: divan::Bencher, key: &str) {
             .unwrap();
     });
 }
+
+/// `-` then `+`: each replays the whole run under the new budget, so this
+/// costs two replays of 10,000 turns plus two draws.
+#[divan::bench(sample_count = 20)]
+fn budget_down_and_up(bencher: divan::Bencher) {
+    let mut app = long_run();
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    bencher.bench_local(|| {
+        for action in [Action::FewerTurns, Action::MoreTurns] {
+            update(&mut app, action);
+            terminal
+                .draw(|frame| {
+                    black_box(view::draw(frame, &app));
+                })
+                .unwrap();
+        }
+    });
+}
