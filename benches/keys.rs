@@ -6,8 +6,9 @@
 
 use std::hint::black_box;
 use std::num::NonZeroU32;
+use std::sync::OnceLock;
 
-use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening};
+use loopstep::transcript::{BUILTIN_NAMES, Localized};
 use loopstep::tui::{Action, App, Settings, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -16,20 +17,22 @@ fn main() {
     divan::main();
 }
 
-fn long_run() -> App {
+/// The built-in runs, loaded once: the screen borrows them.
+fn builtins() -> &'static [Localized] {
+    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
+    RUNS.get_or_init(|| Localized::builtins().unwrap())
+}
+
+fn long_run() -> App<'static> {
     let index = BUILTIN_NAMES
         .iter()
         .position(|n| *n == "always-search")
         .unwrap();
-    let runs: Vec<Localized> = BUILTIN_NAMES
-        .iter()
-        .flat_map(|n| Localized::open(n, &Opening::default()).unwrap())
-        .collect();
     let settings = Settings {
         max_turns: NonZeroU32::new(10_000),
         ..Settings::default()
     };
-    let mut app = App::new(runs, index, settings);
+    let mut app = App::new(builtins(), index, settings);
     // To the middle of the run.
     for _ in 0..5_000 {
         update(&mut app, Action::NextTurn);
@@ -58,11 +61,15 @@ fn key_and_draw(bencher: divan::Bencher, key: &str) {
     });
 }
 
-/// `-` then `+`: each replays the whole run under the new budget, so this
-/// costs two replays of 10,000 turns plus two draws.
+/// `-` then `+` at the end of the run: the first cuts the replay one call
+/// sooner, the second uncovers the cut call again; plus two draws.
 #[divan::bench(sample_count = 20)]
 fn budget_down_and_up(bencher: divan::Bencher) {
     let mut app = long_run();
+    update(&mut app, Action::End);
+    while app.working() {
+        app.work();
+    }
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
     bencher.bench_local(|| {
         for action in [Action::FewerTurns, Action::MoreTurns] {

@@ -321,10 +321,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
 /// built-ins, then the runs of the opened file if it is not one of them;
 /// and the index of the one to open.
 fn screen_runs(name_or_path: &str, how: &Opening) -> Result<(Vec<Localized>, usize), Failure> {
-    let mut runs = Vec::new();
-    for name in BUILTIN_NAMES {
-        runs.extend(Localized::open(name, how)?);
-    }
+    let mut runs = Localized::builtins()?;
     let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
         Some(index) => index,
         None => {
@@ -363,7 +360,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             from,
         } => {
             let (runs, index) = screen_runs(&run, &globals.opening(from))?;
-            let app = tui::App::new(runs, index, loop_flags.settings(lang));
+            let app = tui::App::new(&runs, index, loop_flags.settings(lang));
             tui::play(app)?;
         }
         Command::Run {

@@ -175,7 +175,7 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
     if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {
         lines.push(say.note_line(&say.mistake_not_shown(mistake)));
     }
-    let goal = match transcript.verify(trace) {
+    let goal = match transcript.verify(trace.view()) {
         Verification::Verified(evidence) => say.goal_verified(&say.evidence_list(&evidence)),
         Verification::NotVerified(misses) => say.goal_not_verified(&say.miss_list(&misses)),
         Verification::NotChecked => say.goal_not_checked().to_owned(),
@@ -197,7 +197,7 @@ fn pad(text: &str, columns: usize) -> String {
 }
 
 fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
-    let verification = transcript.verify(trace);
+    let verification = transcript.verify(trace.view());
     let dialect = trace.config.dialect;
     let history = transcript.history.messages().len();
     let steps: Vec<Value> = trace

@@ -228,7 +228,8 @@ proptest! {
         steps in 0usize..8,
     ) {
         let settings = Settings { lang, ..Settings::default() };
-        let mut app = App::new(same_in_both(vec![run_with(&question, &answer, &title)]), 0, settings);
+        let runs = same_in_both(vec![run_with(&question, &answer, &title)]);
+        let mut app = App::new(&runs, 0, settings);
         let keys = vec!["Right"; steps];
         for extra in [&[][..], &["w"][..], &["e"][..], &["?"][..]] {
             let keys: Vec<&str> = keys.iter().copied().chain(extra.iter().copied()).collect();

@@ -63,8 +63,8 @@ fn screens(source: &Source) -> Vec<String> {
                 lang,
                 ..Settings::default()
             };
-            let runs = source.runs.iter().cloned().map(Localized::from).collect();
-            let mut app = App::new(runs, index, settings);
+            let runs: Vec<Localized> = source.runs.iter().cloned().map(Localized::from).collect();
+            let mut app = App::new(&runs, index, settings);
             let steps = app.trace().steps.len();
             for _ in 0..steps {
                 for keys in [&[][..], &["w"][..], &["w", "e"][..], &["e", "Right"][..]] {
@@ -162,7 +162,8 @@ fn imported_runs_speak_the_dialect_they_were_recorded_in() {
 #[test]
 fn the_exit_that_is_no_answer_is_never_called_stop() {
     let source = open("todays-date", None).unwrap();
-    let mut app = App::new(vec![source.runs[0].clone().into()], 0, Settings::default());
+    let runs = [source.runs[0].clone().into()];
+    let mut app = App::new(&runs, 0, Settings::default());
     let screen = draw(&mut app, &[]);
     assert!(screen.contains("other ▶ halt"), "{screen}");
     assert!(screen.contains("check ─ stop ─▶ answer"), "{screen}");

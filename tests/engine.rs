@@ -390,7 +390,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
         definitions: &t.tools,
         environment: &t.environment,
         recorded: &t.results,
-        words: &Say::new(Lang::En, Dialect::AnthropicMessages),
+        words: Box::new(Say::new(Lang::En, Dialect::AnthropicMessages)),
     };
     let trace = Run::new(
         ScriptedModel::new(&replies, Dialect::AnthropicMessages),

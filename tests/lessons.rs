@@ -184,7 +184,7 @@ fn the_edge_cases_show_what_they_promise() {
 
     let t = run("answered-not-verified");
     let trace = t.replay(t.default_config());
-    match t.verify(&trace) {
+    match t.verify(trace.view()) {
         Verification::NotVerified(misses) => assert!(matches!(
             &misses[0],
             Miss::ToolError { name, error, .. } if name == "save_file" && error.contains("Permission denied")
@@ -193,7 +193,7 @@ fn the_edge_cases_show_what_they_promise() {
     }
     // "verified" always names its evidence.
     let aurora = run("aurora-run");
-    match aurora.verify(&aurora.replay(aurora.default_config())) {
+    match aurora.verify(aurora.replay(aurora.default_config()).view()) {
         Verification::Verified(evidence) => assert_eq!(
             evidence,
             [Evidence::Answer("1974".into()), Evidence::ModelCalls(3)]
@@ -380,7 +380,7 @@ fn no_tool_is_no_evidence_for_a_goal_that_needs_tools() {
     });
     assert_eq!(early.tool_calls(), 0);
     assert_eq!(
-        t.verify(&early),
+        t.verify(early.view()),
         Verification::NotVerified(vec![Miss::NoToolRan])
     );
 }

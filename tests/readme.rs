@@ -20,7 +20,7 @@ fn the_documented_transcript_replays_and_verifies() {
     assert_eq!(trace.result(), Some("Mara Voss"));
     assert_eq!(trace.tool_calls(), 2);
     assert!(matches!(
-        transcript.verify(&trace),
+        transcript.verify(trace.view()),
         Verification::Verified(_)
     ));
 

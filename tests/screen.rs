@@ -8,7 +8,7 @@ use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
 use loopstep::narrate::{Lang, Say};
-use loopstep::transcript::{BUILTIN_NAMES, Localized, Transcript};
+use loopstep::transcript::{BUILTIN_NAMES, Transcript};
 use loopstep::tui::view::{BudgetState, budget_gauge};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
 use ratatui::Terminal;
@@ -18,7 +18,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::widgets::Widget;
 
-fn app_on(run: &str) -> App {
+fn app_on(run: &str) -> App<'static> {
     app_in(Lang::En, run)
 }
 
@@ -261,8 +261,7 @@ fn runs_switch_with_tab_and_numbers() {
         "it wraps around"
     );
 
-    let three: Vec<Localized> = builtins().into_iter().take(3).collect();
-    let mut app = App::new(three, 0, Settings::default());
+    let mut app = App::new(&builtins()[..3], 0, Settings::default());
     drive(&mut app, 80, 24, &["9"]);
     assert_eq!(
         app.transcript().id,
@@ -314,12 +313,9 @@ fn hostile_text_cannot_break_the_layout() {
         "replies": [{"content": [{"type": "text", "text": "\u{1b}[1;1H\u{1b}[Janswer 答え 🎉\r\nsecond line\ttab"}], "stop_reason": "end_turn"}]
     });
     let transcript = Transcript::parse(&hostile.to_string(), "hostile").unwrap();
+    let runs = same_in_both(vec![transcript]);
     for (w, h) in SIZES {
-        let mut app = App::new(
-            same_in_both(vec![transcript.clone()]),
-            0,
-            Settings::default(),
-        );
+        let mut app = App::new(&runs, 0, Settings::default());
         for keys in [&[][..], &["End"][..]] {
             let terminal = drive(&mut app, w, h, keys);
             let buffer = buffer(&terminal);
@@ -373,11 +369,8 @@ fn long_output_run() -> Transcript {
 
 #[test]
 fn long_tool_outputs_are_folded_until_expanded_and_scroll() {
-    let mut app = App::new(
-        same_in_both(vec![long_output_run()]),
-        0,
-        Settings::default(),
-    );
+    let runs = same_in_both(vec![long_output_run()]);
+    let mut app = App::new(&runs, 0, Settings::default());
     let folded = drive(&mut app, 80, 40, &["Right", "Right", "Right"])
         .backend()
         .to_string();
@@ -418,10 +411,10 @@ fn an_imported_recording_plays_with_its_runs_and_notes() {
         env!("CARGO_MANIFEST_DIR")
     );
     let source = loopstep::transcript::open(&path, None).unwrap();
-    let mut runs = builtins();
+    let mut runs = builtins().to_vec();
     let first = runs.len();
     runs.extend(same_in_both(source.runs));
-    let mut app = App::new(runs, first + 1, Settings::default());
+    let mut app = App::new(&runs, first + 1, Settings::default());
     let text = drive(&mut app, 120, 40, &[]).backend().to_string();
     assert!(text.contains(&format!("run {0}/{0}", BUILTIN_NAMES.len() + 2)));
     assert!(
@@ -649,7 +642,8 @@ fn the_stateless_caption_keeps_the_lessons_qualifier() {
         env!("CARGO_MANIFEST_DIR")
     );
     let source = loopstep::transcript::open(&responses_path, None).unwrap();
-    let mut app = App::new(same_in_both(source.runs), 0, Settings::default());
+    let runs = same_in_both(source.runs);
+    let mut app = App::new(&runs, 0, Settings::default());
     let second = drive(&mut app, 120, 40, &["n"]).backend().to_string();
     assert!(
         second.contains("can keep the conversation on its side (previous_response_id)"),

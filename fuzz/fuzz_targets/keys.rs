@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use libfuzzer_sys::fuzz_target;
-use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening};
+use loopstep::transcript::Localized;
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -45,16 +45,9 @@ fuzz_target!(|data: &[u8]| {
     let [run, width, height, keys @ ..] = data else {
         return;
     };
-    // Loaded once: each input gets its own copy to play with.
+    // Loaded once: the screen only borrows them.
     static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
-    let runs = RUNS
-        .get_or_init(|| {
-            BUILTIN_NAMES
-                .iter()
-                .flat_map(|name| Localized::open(name, &Opening::default()).unwrap())
-                .collect()
-        })
-        .clone();
+    let runs = RUNS.get_or_init(|| Localized::builtins().unwrap());
     let index = usize::from(*run) % runs.len();
     let mut app = App::new(runs, index, Settings::default());
     let (width, height) = (u16::from(*width % 160) + 1, u16::from(*height % 60) + 1);

@@ -6,6 +6,7 @@ mod check;
 mod message;
 mod mistake;
 mod model;
+mod replay;
 mod run;
 mod tools;
 mod trace;
@@ -14,8 +15,10 @@ pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
+pub use replay::Replay;
 pub use run::{Goal, Insertion, Run};
 pub use tools::{Page, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords};
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
+    TraceView,
 };

@@ -142,6 +142,11 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         &self.messages
     }
 
+    /// Whether the configured mistake has changed what the loop did so far.
+    pub fn mistake_shown(&self) -> bool {
+        self.mistake_shown
+    }
+
     /// Runs to the end and keeps every step.
     pub fn into_trace(mut self) -> Trace {
         let steps = std::iter::from_fn(|| self.step()).collect();

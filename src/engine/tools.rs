@@ -134,12 +134,11 @@ fn normalized(text: &str) -> impl Iterator<Item = char> + '_ {
 /// Answers tool calls for a replay: a result recorded for the call's id
 /// wins; otherwise the declared tool runs in its environment. A call that
 /// cannot run comes back as an error result, worded by `words`.
-#[derive(Clone, Copy)]
 pub struct ReplayTools<'a> {
     pub definitions: &'a [ToolDef],
     pub environment: &'a BTreeMap<String, ToolEnv>,
     pub recorded: &'a BTreeMap<String, ToolOutput>,
-    pub words: &'a dyn ToolWords,
+    pub words: Box<dyn ToolWords + 'a>,
 }
 
 impl ReplayTools<'_> {
@@ -155,7 +154,7 @@ impl ReplayTools<'_> {
         }
         let input = parse_input(call.input)?;
         match self.environment.get(call.name) {
-            Some(env) => env.run(&input, self.words),
+            Some(env) => env.run(&input, &*self.words),
             None => Err(ToolFailure::NoReplay {
                 id: call.id.to_owned(),
                 name: call.name.to_owned(),
@@ -231,7 +230,7 @@ mod tests {
             definitions: &definitions,
             environment: &environment,
             recorded: &recorded,
-            words: &Plain,
+            words: Box::new(Plain),
         };
         f(&mut tools);
     }

@@ -274,8 +274,53 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The whole replay, seen through the same questions a partial one answers.
+    pub fn view(&self) -> TraceView<'_> {
+        TraceView {
+            config: self.config,
+            messages: &self.messages,
+            steps: &self.steps,
+            mistake_shown: self.mistake_shown,
+        }
+    }
+
     /// How the run ended; `None` while the last step is not an exit.
     pub fn outcome(&self) -> Option<Outcome<'_>> {
+        self.view().outcome()
+    }
+
+    /// The answer text, if the run was answered: the loop's return value.
+    pub fn result(&self) -> Option<&str> {
+        self.view().result()
+    }
+
+    pub fn model_calls(&self) -> usize {
+        self.view().model_calls()
+    }
+
+    pub fn tool_calls(&self) -> usize {
+        self.view().tool_calls()
+    }
+
+    pub fn rounds(&self) -> Rounds {
+        Rounds::of(&self.steps)
+    }
+}
+
+/// A replay as far as it has been computed, whole or not: the conversation
+/// its steps have built and the steps themselves.
+#[derive(Debug, Clone, Copy)]
+pub struct TraceView<'a> {
+    pub config: Config,
+    pub messages: &'a [Message],
+    pub steps: &'a [Step],
+    /// Whether the configured mistake has changed what the loop did so far.
+    pub mistake_shown: bool,
+}
+
+impl<'a> TraceView<'a> {
+    /// How the run ended; `None` while the last step is not an exit.
+    pub fn outcome(&self) -> Option<Outcome<'a>> {
         Some(match &self.steps.last()?.event {
             Event::Answer { text } => Outcome::Answered(text),
             Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
@@ -287,7 +332,7 @@ impl Trace {
     }
 
     /// The answer text, if the run was answered: the loop's return value.
-    pub fn result(&self) -> Option<&str> {
+    pub fn result(&self) -> Option<&'a str> {
         match self.outcome()? {
             Outcome::Answered(text) => Some(text),
             _ => None,
@@ -300,10 +345,6 @@ impl Trace {
 
     pub fn tool_calls(&self) -> usize {
         self.count(Phase::Dispatch)
-    }
-
-    pub fn rounds(&self) -> Rounds {
-        Rounds::of(&self.steps)
     }
 
     fn count(&self, phase: Phase) -> usize {

@@ -367,11 +367,29 @@ impl Say {
         }
     }
 
-    pub fn step_title(self, index: usize, count: usize, turn: u32, phase: Phase) -> String {
+    /// `count` steps are known; a `+` after it says more are still to replay.
+    pub fn step_title(
+        self,
+        index: usize,
+        (count, complete): (usize, bool),
+        turn: u32,
+        phase: Phase,
+    ) -> String {
         let phase = self.phase(phase);
+        let more = if complete { "" } else { "+" };
         match self.lang {
-            Lang::En => format!("step {}/{count} · turn {turn} · {phase}", index + 1),
-            Lang::Zh => format!("第 {}/{count} 步 · 第 {turn} 轮 · {phase}", index + 1),
+            Lang::En => format!("step {}/{count}{more} · turn {turn} · {phase}", index + 1),
+            Lang::Zh => format!("第 {}/{count}{more} 步 · 第 {turn} 轮 · {phase}", index + 1),
+        }
+    }
+
+    /// The gauge while the replay runs toward the end of a long run.
+    pub fn seeking(self, made: u32, most: u32) -> String {
+        match self.lang {
+            Lang::En => {
+                format!("replaying to the end: turn {made} of at most {most} · Esc stops")
+            }
+            Lang::Zh => format!("正在重放到结尾：第 {made} 轮，最多 {most} 轮 · Esc 停止"),
         }
     }
 

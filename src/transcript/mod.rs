@@ -17,8 +17,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Config, Event, Goal, Insertion, MAX_TURNS, Message, ReplayTools, Reply, Run, ScriptedModel,
-    ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace,
+    Config, Event, Goal, Insertion, MAX_TURNS, Message, Replay, ReplayTools, Reply, Run,
+    ScriptedModel, ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace, TraceView,
 };
 use crate::narrate::{Lang, Say};
 
@@ -26,6 +26,9 @@ pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 pub use notes::{Note, Skip};
+
+/// A transcript's replay, computed as far as it is looked at.
+pub type LazyReplay<'a> = Replay<'a, ScriptedModel<'a>, ReplayTools<'a>>;
 
 /// The transcript format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -240,18 +243,19 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
     import::load(&text, &path.display().to_string(), &name, how.from, lang)
 }
 
-/// A run in both languages; most runs read the same in both.
+/// A run in both languages; most runs read the same in both, and are kept once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Localized {
-    pub en: Transcript,
-    pub zh: Transcript,
+    en: Transcript,
+    /// The Chinese texts, when they differ from the English.
+    zh: Option<Transcript>,
 }
 
 impl Localized {
     pub fn get(&self, lang: Lang) -> &Transcript {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
+        match (lang, &self.zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.en,
         }
     }
 
@@ -259,25 +263,34 @@ impl Localized {
     /// again for Chinese, a recording is the same in both.
     pub fn open(name_or_path: &str, how: &Opening) -> Result<Vec<Localized>, LoadError> {
         let en = open_in(name_or_path, how, Lang::En)?;
-        let zh = match en.format {
-            Format::Native => open_in(name_or_path, how, Lang::Zh)?.runs,
-            _ => en.runs.clone(),
-        };
+        if en.format != Format::Native {
+            return Ok(en.runs.into_iter().map(Localized::from).collect());
+        }
+        let zh = open_in(name_or_path, how, Lang::Zh)?.runs;
         Ok(en
             .runs
             .into_iter()
             .zip(zh)
-            .map(|(en, zh)| Localized { en, zh })
+            .map(|(en, zh)| {
+                let zh = (zh != en).then_some(zh);
+                Localized { en, zh }
+            })
             .collect())
+    }
+
+    /// Every built-in run, in both languages, in the order of `BUILTIN_NAMES`.
+    pub fn builtins() -> Result<Vec<Localized>, LoadError> {
+        let mut runs = Vec::with_capacity(BUILTIN_NAMES.len());
+        for name in BUILTIN_NAMES {
+            runs.extend(Localized::open(name, &Opening::default())?);
+        }
+        Ok(runs)
     }
 }
 
 impl From<Transcript> for Localized {
     fn from(run: Transcript) -> Self {
-        Localized {
-            zh: run.clone(),
-            en: run,
-        }
+        Localized { en: run, zh: None }
     }
 }
 
@@ -436,18 +449,39 @@ impl Transcript {
     /// Replays the run, answering a tool call that cannot run in `lang`, the
     /// language the class reads the run in.
     pub fn replay_in(&self, config: Config, lang: Lang) -> Trace {
+        self.start(config, lang).into_trace()
+    }
+
+    /// The same replay, computed only as far as it is looked at; its budget
+    /// can change as it goes.
+    pub fn replay_lazily(&self, config: Config, lang: Lang) -> LazyReplay<'_> {
+        Replay::new(config, move |config| self.start(config, lang))
+    }
+
+    /// The loop set up for this run, before its first step.
+    fn start(&self, config: Config, lang: Lang) -> Run<ScriptedModel<'_>, ReplayTools<'_>> {
         let model = ScriptedModel::new(&self.replies, config.dialect)
             .repeating_last(self.repeat_last_reply);
         let tools = ReplayTools {
             definitions: &self.tools,
             environment: &self.environment,
             recorded: &self.results,
-            words: &Say::new(lang, config.dialect),
+            words: Box::new(Say::new(lang, config.dialect)),
         };
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())
             .with_goal(self.goal.clone())
-            .into_trace()
+    }
+
+    /// The most model calls a replay under `max_turns` can make: the
+    /// recording runs out before the budget, unless its last reply repeats.
+    pub fn calls_at_most(&self, max_turns: NonZeroU32) -> u32 {
+        let recorded = u32::try_from(self.replies.len()).unwrap_or(u32::MAX);
+        if self.repeat_last_reply {
+            max_turns.get()
+        } else {
+            max_turns.get().min(recorded)
+        }
     }
 
     /// The conversation as the first call sends it: history, then the question.
@@ -481,7 +515,7 @@ impl Transcript {
         }
     }
 
-    pub fn verify(&self, trace: &Trace) -> Verification {
+    pub fn verify(&self, trace: TraceView<'_>) -> Verification {
         let (Some(expect), Some(answer)) = (&self.expect, trace.result()) else {
             return Verification::NotChecked;
         };
@@ -509,7 +543,7 @@ impl Transcript {
         }
         if expect.no_tool_errors {
             let before = misses.len();
-            for step in &trace.steps {
+            for step in trace.steps {
                 if let Event::Dispatch {
                     id, name, output, ..
                 } = &step.event

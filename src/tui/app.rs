@@ -1,13 +1,15 @@
 //! The screen's state and `update`, the only place it changes.
 //!
-//! A replay is cheap and deterministic, so the whole trace is computed up
-//! front and the screen moves a cursor over it; changing max_turns or the
-//! check replays at once.
+//! The screen moves a cursor over a replay that is computed only as far as
+//! the screen looks: a run of ten thousand turns opens at once. Changing
+//! max_turns cuts or extends that replay; changing the check, the mistake
+//! or the language replays afresh, again only as far as the cursor.
 
 use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
 
-use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Rounds, Step, Trace};
-use crate::transcript::{Localized, Transcript};
+use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Rounds, Step, TraceView};
+use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
 use super::view::Extents;
@@ -43,14 +45,14 @@ impl DetailView {
     }
 }
 
-pub struct App {
-    runs: Vec<Localized>,
+pub struct App<'a> {
+    runs: &'a [Localized],
     current: usize,
-    config: Config,
-    trace: Trace,
-    /// Characters in the first n messages, for the "request size" figures.
-    prefix_chars: Vec<usize>,
+    /// The run's replay, computed as far as the screen has looked.
+    replay: LazyReplay<'a>,
     cursor: usize,
+    /// Replaying toward the end between frames, called off by a key.
+    seeking_end: bool,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -68,10 +70,18 @@ pub struct App {
     extents: Extents,
 }
 
-impl App {
+/// Steps replayed ahead of the cursor, so that a short run is known whole
+/// from its first frame and a long one a little way ahead.
+const LOOKAHEAD: usize = 1_000;
+
+/// How long the replay runs between two frames while seeking the end: a
+/// gauge that moves and a key that is answered within a frame or two.
+const SLICE: Duration = Duration::from_millis(30);
+
+impl<'a> App<'a> {
     /// Opens `runs[current]` with `settings`; the budget is the run's own
     /// unless the settings give one.
-    pub fn new(runs: Vec<Localized>, current: usize, settings: Settings) -> Self {
+    pub fn new(runs: &'a [Localized], current: usize, settings: Settings) -> Self {
         let current = current.min(runs.len().saturating_sub(1));
         let transcript = runs[current].get(settings.lang);
         let config = Config {
@@ -80,14 +90,12 @@ impl App {
             mistake: settings.mistake,
             ..transcript.default_config()
         };
-        let trace = transcript.replay_in(config, settings.lang);
         let mut app = App {
-            prefix_chars: Vec::new(),
+            replay: transcript.replay_lazily(config, settings.lang),
             runs,
             current,
-            config,
-            trace,
             cursor: 0,
+            seeking_end: false,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -98,11 +106,11 @@ impl App {
             lang: settings.lang,
             extents: Extents::default(),
         };
-        app.count_chars();
+        app.look_ahead();
         app
     }
 
-    pub fn transcript(&self) -> &Transcript {
+    pub fn transcript(&self) -> &'a Transcript {
         self.runs[self.current].get(self.lang)
     }
 
@@ -111,16 +119,22 @@ impl App {
     }
 
     pub fn config(&self) -> Config {
-        self.config
+        self.replay.config()
     }
 
     /// Words in the screen's language and the run's dialect.
     pub fn say(&self) -> Say {
-        Say::new(self.lang, self.config.dialect)
+        Say::new(self.lang, self.config().dialect)
     }
 
-    pub fn trace(&self) -> &Trace {
-        &self.trace
+    /// The run as far as it is replayed: always past the cursor's turn.
+    pub fn trace(&self) -> TraceView<'_> {
+        self.replay.view()
+    }
+
+    /// Whether every step of the run is known.
+    pub fn trace_complete(&self) -> bool {
+        self.replay.is_complete()
     }
 
     pub fn cursor(&self) -> usize {
@@ -128,18 +142,30 @@ impl App {
     }
 
     pub fn step(&self) -> &Step {
-        &self.trace.steps[self.cursor]
+        &self.replay.steps()[self.cursor]
     }
 
     /// Whether the cursor is on the step that ends the run.
     pub fn at_end(&self) -> bool {
-        self.cursor + 1 == self.trace.steps.len()
+        self.replay.is_complete() && self.cursor + 1 == self.replay.steps().len()
+    }
+
+    /// While seeking the end: how far the replay has got, as the model
+    /// calls made so far out of those the run can make at most.
+    pub fn seeking(&self) -> Option<(u32, u32)> {
+        self.seeking_end.then(|| {
+            let made = self.trace().steps.last().map_or(0, |s| s.turn);
+            (
+                made,
+                self.transcript().calls_at_most(self.config().max_turns),
+            )
+        })
     }
 
     /// Model calls made up to and including the current step.
     pub fn calls_so_far(&self) -> usize {
         // The newest call at or before the cursor knows its own number.
-        self.trace.steps[..=self.cursor]
+        self.replay.steps()[..=self.cursor]
             .iter()
             .rev()
             .find_map(|s| match &s.event {
@@ -151,18 +177,18 @@ impl App {
 
     /// The rounds that led to another call, up to the current step.
     pub fn rounds_so_far(&self) -> Rounds {
-        Rounds::of(&self.trace.steps[..=self.cursor])
+        Rounds::of(&self.replay.steps()[..=self.cursor])
     }
 
     /// Characters in the first `count` messages.
     pub fn chars_of(&self, count: usize) -> usize {
-        self.prefix_chars[count.min(self.prefix_chars.len() - 1)]
+        self.replay.chars_of(count)
     }
 
     /// For a dispatch step: which of the turn's tool calls it is, and of how many.
     pub fn dispatch_position(&self) -> (usize, usize) {
         // Turns only grow along the trace: the turn's steps by binary search.
-        let steps = &self.trace.steps;
+        let steps = self.replay.steps();
         let turn = self.step().turn;
         let from = steps.partition_point(|s| s.turn < turn);
         let to = steps.partition_point(|s| s.turn <= turn);
@@ -172,31 +198,70 @@ impl App {
         (nth, of)
     }
 
-    fn count_chars(&mut self) {
-        self.prefix_chars = std::iter::once(0)
-            .chain(self.trace.messages.iter().scan(0, |total, m| {
-                *total += m.chars();
-                Some(*total)
-            }))
-            .collect();
+    /// Replays what the screen needs: the cursor's whole turn, which the
+    /// diagram draws, and a stretch beyond.
+    fn look_ahead(&mut self) {
+        self.replay.reach(self.cursor + LOOKAHEAD);
+        let turn = self.step().turn;
+        while self.replay.steps().last().is_some_and(|s| s.turn <= turn) && self.replay.advance() {}
     }
 
-    /// Replays with the current config, keeping the cursor on the same step
-    /// when it still exists, else moving to the new end.
-    fn replay(&mut self) {
-        let old = self.step().clone();
-        let was_at_end = self.at_end();
-        self.trace = self.transcript().replay_in(self.config, self.lang);
-        self.count_chars();
-        let last = self.trace.steps.len() - 1;
-        let same = self
-            .trace
-            .steps
-            .get(self.cursor)
-            .is_some_and(|s| s.turn == old.turn && s.event.phase() == old.event.phase());
-        if was_at_end || !same {
-            self.cursor = last;
+    /// Does a slice of the pending work between two frames; seeking the
+    /// end, once there, moves the cursor to it.
+    pub fn work(&mut self) {
+        if !self.seeking_end {
+            return;
         }
+        let started = Instant::now();
+        // The clock is read every few hundred steps, not every step.
+        while started.elapsed() < SLICE {
+            if !(0..256).all(|_| self.replay.advance()) {
+                break;
+            }
+        }
+        if self.replay.is_complete() {
+            self.seeking_end = false;
+            self.move_to(self.replay.steps().len() - 1);
+        }
+    }
+
+    /// Whether there is work to do between frames.
+    pub fn working(&self) -> bool {
+        self.seeking_end
+    }
+
+    /// Goes to the last step: at once when it is known, else by replaying
+    /// toward it between frames.
+    fn seek_end(&mut self) {
+        self.seeking_end = true;
+        self.work();
+    }
+
+    /// Changes the replay with `change`, keeping the cursor on the same
+    /// step when the new replay has it there, else going to the new end.
+    fn replay_again(&mut self, change: impl FnOnce(&mut Self)) {
+        let old = self.step();
+        let place = (old.turn, old.event.phase());
+        let was_at_end = self.at_end();
+        change(self);
+        let same = self.replay.reach(self.cursor) && {
+            let now = &self.replay.steps()[self.cursor];
+            (now.turn, now.event.phase()) == place
+        };
+        if was_at_end || !same {
+            self.cursor = self.cursor.min(self.replay.steps().len() - 1);
+            self.seek_end();
+        } else {
+            self.look_ahead();
+        }
+    }
+
+    fn set_max_turns(&mut self, max_turns: NonZeroU32) {
+        self.replay_again(|app| app.replay.set_max_turns(max_turns));
+    }
+
+    fn set_config(&mut self, config: Config) {
+        self.replay_again(|app| app.replay.set_config(config));
     }
 
     fn open_run(&mut self, index: usize) {
@@ -205,25 +270,26 @@ impl App {
         }
         self.current = index;
         // A run brings its own budget and harness; the check and mistake stay.
-        self.config = Config {
-            check: self.config.check,
-            mistake: self.config.mistake,
-            ..self.runs[index].get(self.lang).default_config()
+        let config = Config {
+            check: self.config().check,
+            mistake: self.config().mistake,
+            ..self.transcript().default_config()
         };
-        self.trace = self.runs[index]
-            .get(self.lang)
-            .replay_in(self.config, self.lang);
-        self.count_chars();
+        self.replay = self.transcript().replay_lazily(config, self.lang);
+        self.seeking_end = false;
         self.cursor = 0;
         self.scroll_back = 0;
         self.detail_scroll = 0;
+        self.look_ahead();
     }
 
     /// Switches language. The run's texts change with it, its steps do
     /// not, so the replay keeps the cursor where it was.
     fn toggle_lang(&mut self) {
-        self.lang = self.lang.toggled();
-        self.replay();
+        self.replay_again(|app| {
+            app.lang = app.lang.toggled();
+            app.replay = app.transcript().replay_lazily(app.config(), app.lang);
+        });
     }
 
     /// Keeps both scrolls within what the last frame drew.
@@ -233,9 +299,11 @@ impl App {
     }
 
     fn move_to(&mut self, index: usize) {
-        self.cursor = index.min(self.trace.steps.len() - 1);
+        self.replay.reach(index);
+        self.cursor = index.min(self.replay.steps().len() - 1);
         self.scroll_back = 0;
         self.detail_scroll = 0;
+        self.look_ahead();
     }
 }
 
@@ -254,67 +322,78 @@ pub fn update(app: &mut App, action: Action) {
         }
         return;
     }
-    let last = app.trace.steps.len() - 1;
+    if app.seeking_end {
+        match action {
+            Action::Drawn(extents) => {
+                app.extents = extents;
+                return app.clamp_scrolls();
+            }
+            Action::Resize(..) => return,
+            // Esc and End call the seeking off and do nothing else; any
+            // other key calls it off and does what it always does.
+            Action::Back | Action::End => {
+                app.seeking_end = false;
+                return;
+            }
+            _ => app.seeking_end = false,
+        }
+    }
+    let steps = app.replay.steps();
     match action {
         Action::Next => app.move_to(app.cursor + 1),
         Action::Prev => app.move_to(app.cursor.saturating_sub(1)),
         Action::NextTurn => {
             let turn = app.step().turn;
-            let next = app.trace.steps.iter().position(|s| s.turn > turn);
-            app.move_to(next.unwrap_or(last));
+            let next = steps.partition_point(|s| s.turn <= turn);
+            app.move_to(next);
         }
         Action::PrevTurn => {
             let turn = app.step().turn;
-            let start_of = |t: u32| app.trace.steps.iter().position(|s| s.turn == t);
-            let this_start = start_of(turn).unwrap_or(0);
+            let start_of = |t: u32| steps.partition_point(|s| s.turn < t);
+            let this_start = start_of(turn);
             let target = if app.cursor > this_start || turn == 0 {
                 this_start
             } else {
-                start_of(turn - 1).unwrap_or(0)
+                start_of(turn - 1)
             };
             app.move_to(target);
         }
         Action::Start => app.move_to(0),
-        Action::End => app.move_to(last),
+        Action::End => app.seek_end(),
         Action::MoreTurns => {
             if let Some(more) = app
-                .config
+                .config()
                 .max_turns
                 .checked_add(1)
                 .filter(|n| n.get() <= MAX_TURNS)
             {
-                app.config.max_turns = more;
-                app.replay();
+                app.set_max_turns(more);
             }
         }
         Action::FewerTurns => {
-            if let Some(fewer) = NonZeroU32::new(app.config.max_turns.get() - 1) {
-                app.config.max_turns = fewer;
-                app.replay();
+            if let Some(fewer) = NonZeroU32::new(app.config().max_turns.get() - 1) {
+                app.set_max_turns(fewer);
             }
         }
-        Action::ResetTurns => {
-            app.config.max_turns = app.transcript().max_turns;
-            app.replay();
-        }
+        Action::ResetTurns => app.set_max_turns(app.transcript().max_turns),
         Action::NextRun => app.open_run((app.current + 1) % app.runs.len()),
         Action::PrevRun => app.open_run((app.current + app.runs.len() - 1) % app.runs.len()),
         Action::PickRun(index) => app.open_run(index),
-        Action::NextMistake => {
-            app.config.mistake = Mistake::cycle(app.config.mistake);
-            app.replay();
-        }
-        Action::CorrectLoop => {
-            app.config.mistake = None;
-            app.replay();
-        }
-        Action::ToggleCheck => {
-            app.config.check = match app.config.check {
+        Action::NextMistake => app.set_config(Config {
+            mistake: Mistake::cycle(app.config().mistake),
+            ..app.config()
+        }),
+        Action::CorrectLoop => app.set_config(Config {
+            mistake: None,
+            ..app.config()
+        }),
+        Action::ToggleCheck => app.set_config(Config {
+            check: match app.config().check {
                 CheckPolicy::Lesson => CheckPolicy::Production,
                 CheckPolicy::Production => CheckPolicy::Lesson,
-            };
-            app.replay();
-        }
+            },
+            ..app.config()
+        }),
         Action::ScrollUp => app.scroll_back = (app.scroll_back + 1).min(app.extents.messages),
         Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
         Action::DetailDown => {

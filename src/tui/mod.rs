@@ -9,6 +9,7 @@ pub mod theme;
 pub mod view;
 
 use std::io::{self, IsTerminal};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use crossterm::event::Event as TermEvent;
@@ -20,8 +21,12 @@ pub use keymap::{Action, action_for};
 
 /// Where terminal events come from.
 pub trait EventSource {
-    /// The next event; `None` when there are no more (a finished script).
+    /// The next event, waiting for it; `None` when there are no more (a
+    /// finished script).
     fn next_event(&mut self) -> io::Result<Option<TermEvent>>;
+
+    /// Whether an event is waiting now: work between frames gives way to it.
+    fn pending(&mut self) -> io::Result<bool>;
 }
 
 /// The real terminal: blocks until the user does something.
@@ -31,14 +36,23 @@ impl EventSource for TerminalEvents {
     fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
         crossterm::event::read().map(Some)
     }
+
+    fn pending(&mut self) -> io::Result<bool> {
+        crossterm::event::poll(Duration::ZERO)
+    }
 }
 
-/// A fixed list of events, for tests.
+/// A fixed list of events, for tests. A script waits for the work between
+/// frames to finish before its next key, so that it plays the same every time.
 pub struct ScriptedEvents<I>(pub I);
 
 impl<I: Iterator<Item = TermEvent>> EventSource for ScriptedEvents<I> {
     fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
         Ok(self.0.next())
+    }
+
+    fn pending(&mut self) -> io::Result<bool> {
+        Ok(false)
     }
 }
 
@@ -56,6 +70,16 @@ where
         let mut extents = view::Extents::default();
         terminal.draw(|frame| extents = view::draw(frame, app))?;
         update(app, Action::Drawn(extents));
+        // Work between frames goes a slice at a time, each slice drawn,
+        // until it is done or a key calls it off.
+        if app.working()
+            && !events
+                .pending()
+                .context("could not read from the terminal")?
+        {
+            app.work();
+            continue;
+        }
         // Every event, a resize included, is followed by a redraw at the top.
         let Some(event) = events
             .next_event()

@@ -1,19 +1,20 @@
 //! Driving the screen in tests: built-in runs, scripted keys, the real
 //! main loop, a `TestBackend`.
 
+use std::sync::OnceLock;
+
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::narrate::Lang;
-use loopstep::transcript::{BUILTIN_NAMES, Localized, Opening, Transcript};
+use loopstep::transcript::{BUILTIN_NAMES, Localized, Transcript};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-/// Every built-in run, in both languages, as the screen opens them.
-pub fn builtins() -> Vec<Localized> {
-    BUILTIN_NAMES
-        .iter()
-        .flat_map(|n| Localized::open(n, &Opening::default()).unwrap())
-        .collect()
+/// Every built-in run, in both languages, as the screen opens them; loaded
+/// once for all the tests of a binary, as the screen borrows its runs.
+pub fn builtins() -> &'static [Localized] {
+    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
+    RUNS.get_or_init(|| Localized::builtins().unwrap())
 }
 
 /// Runs that read the same in both languages.
@@ -22,7 +23,7 @@ pub fn same_in_both(runs: Vec<Transcript>) -> Vec<Localized> {
 }
 
 /// The screen opened on a built-in run, in `lang`.
-pub fn app_in(lang: Lang, run: &str) -> App {
+pub fn app_in(lang: Lang, run: &str) -> App<'static> {
     let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
     let settings = Settings {
         lang,

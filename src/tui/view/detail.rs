@@ -45,7 +45,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     let scroll = app.detail_scroll.min(limit);
     let mut title = say.step_title(
         app.cursor(),
-        app.trace().steps.len(),
+        (app.trace().steps.len(), app.trace_complete()),
         step.turn,
         step.event.phase(),
     );

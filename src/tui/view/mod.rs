@@ -6,6 +6,7 @@ mod detail;
 mod diagram;
 mod help;
 mod messages;
+mod progress;
 mod title;
 mod wire_view;
 mod wrap;
@@ -106,7 +107,17 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     let messages = messages::render(frame, areas.messages, app);
     let detail = detail::render(frame, areas.detail, app);
     budget::render(frame, areas.budget, app);
-    caption::render(frame, areas.caption, app);
+    match app.seeking() {
+        Some((made, most)) => {
+            let label = say.seeking(made, most);
+            let row = Rect {
+                height: 1,
+                ..areas.caption
+            };
+            progress::render(frame, row, label, f64::from(made) / f64::from(most));
+        }
+        None => caption::render(frame, areas.caption, app),
+    }
     help::render_footer(frame, areas.footer, app.say());
     if app.show_help {
         help::render_overlay(frame, area, app.say());
