@@ -96,10 +96,11 @@ impl Cli {
 }
 
 impl Globals {
-    fn opening(&self, from: Option<FromFormat>) -> Opening {
+    fn opening(&self, from: Option<FromFormat>) -> Opening<'static> {
         Opening {
             from: from.map(FromFormat::format),
             max_size: self.max_size,
+            progress: None,
         }
     }
 }
@@ -359,9 +360,15 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             from,
         } => {
-            let (runs, index) = screen_runs(&run, &globals.opening(from))?;
-            let app = tui::App::new(&runs, index, loop_flags.settings(lang));
-            tui::play(app)?;
+            let how = globals.opening(from);
+            let name = run.clone();
+            tui::play(&run, loop_flags.settings(lang), move |progress| {
+                let how = Opening {
+                    progress: Some(progress),
+                    ..how
+                };
+                screen_runs(&name, &how)
+            })??;
         }
         Command::Run {
             run,

@@ -483,4 +483,34 @@ impl Say {
     pub fn not_verified(self) -> &'static str {
         self.pick("NOT verified", "未通过验证")
     }
+
+    // The first frame, while the file loads.
+    pub fn loading_title(self, what: &str) -> String {
+        match self.lang {
+            Lang::En => format!("opening {what}"),
+            Lang::Zh => format!("正在打开 {what}"),
+        }
+    }
+
+    /// `size` is 0 when it is not known beforehand.
+    pub fn loading_read(self, read: u64, size: u64) -> String {
+        let mb = |bytes: u64| format!("{:.1} MB", bytes as f64 / 1e6);
+        match (self.lang, size) {
+            (Lang::En, 0) => format!("reading: {} so far", mb(read)),
+            (Lang::Zh, 0) => format!("读取中：已读 {}", mb(read)),
+            (Lang::En, _) => format!("reading: {} of {}", mb(read), mb(size)),
+            (Lang::Zh, _) => format!("读取中：{} / {}", mb(read), mb(size)),
+        }
+    }
+
+    pub fn loading_parse(self) -> &'static str {
+        self.pick("parsing and importing", "解析并导入中")
+    }
+
+    pub fn loading_keys(self) -> &'static str {
+        self.pick(
+            "q quits · other keys act once the run is open",
+            "q 退出 · 其他按键在打开后依次生效",
+        )
+    }
 }

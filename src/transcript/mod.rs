@@ -6,6 +6,7 @@ mod error;
 pub mod import;
 mod localize;
 mod notes;
+mod progress;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -26,6 +27,7 @@ pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 pub use notes::{Note, Skip};
+pub use progress::{Progress, Stage};
 
 /// A transcript's replay, computed as far as it is looked at.
 pub type LazyReplay<'a> = Replay<'a, ScriptedModel<'a>, ReplayTools<'a>>;
@@ -199,20 +201,23 @@ pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadErro
 /// The largest file loopstep reads unless told otherwise: 1 GiB.
 pub const DEFAULT_MAX_SIZE: u64 = 1 << 30;
 
-/// How to open a file: in which format, and up to what size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Opening {
+/// How to open a file: in which format, up to what size, and where to
+/// tell how far the reading has got.
+#[derive(Debug, Clone, Copy)]
+pub struct Opening<'a> {
     /// The format to read it as, instead of recognising it.
     pub from: Option<Format>,
     /// Bytes beyond which a file is refused rather than read.
     pub max_size: u64,
+    pub progress: Option<&'a Progress>,
 }
 
-impl Default for Opening {
+impl Default for Opening<'_> {
     fn default() -> Self {
         Opening {
             from: None,
             max_size: DEFAULT_MAX_SIZE,
+            progress: None,
         }
     }
 }
@@ -235,7 +240,7 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
             builtins: BUILTIN_NAMES.join(", "),
         });
     }
-    let text = read_file(path, how.max_size)?;
+    let text = read_file(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -308,23 +313,35 @@ fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadErr
 
 /// The file's text, refused past `max_size` bytes (an endless stream such
 /// as `/dev/zero` included), with a leading byte-order mark dropped.
-fn read_file(path: &Path, max_size: u64) -> Result<String, LoadError> {
+fn read_file(path: &Path, max_size: u64, progress: Option<&Progress>) -> Result<String, LoadError> {
     use std::io::Read;
+    /// Read this much at a time, to tell the progress as it goes.
+    const CHUNK: u64 = 1 << 20;
     let read_error = |source| LoadError::Read {
         path: path.to_owned(),
         source,
     };
     let file = std::fs::File::open(path).map_err(read_error)?;
-    let mut bytes = Vec::new();
-    file.take(max_size.saturating_add(1))
+    let size = file.metadata().map_or(0, |m| m.len());
+    progress.inspect(|p| p.sized(size));
+    // The whole file in one allocation when its size is known.
+    let mut bytes = Vec::with_capacity(size.min(max_size) as usize + 1);
+    let mut limited = file.take(max_size.saturating_add(1));
+    while (&mut limited)
+        .take(CHUNK)
         .read_to_end(&mut bytes)
-        .map_err(read_error)?;
+        .map_err(read_error)?
+        > 0
+    {
+        progress.inspect(|p| p.read(bytes.len() as u64));
+    }
     if bytes.len() as u64 > max_size {
         return Err(LoadError::TooLarge {
             path: path.to_owned(),
             max_size,
         });
     }
+    progress.inspect(|p| p.read_all());
     let text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
         path: path.to_owned(),
         offset: e.utf8_error().valid_up_to(),

@@ -5,10 +5,12 @@
 
 pub mod app;
 pub mod keymap;
+pub mod loading;
 pub mod theme;
 pub mod view;
 
 use std::io::{self, IsTerminal};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -16,8 +18,13 @@ use crossterm::event::Event as TermEvent;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
+use crate::dialect::Dialect;
+use crate::narrate::Say;
+use crate::transcript::{Localized, Progress};
+
 pub use app::{App, Settings, update};
 pub use keymap::{Action, action_for};
+pub use loading::{Typed, wait_for_load};
 
 /// Where terminal events come from.
 pub trait EventSource {
@@ -25,8 +32,9 @@ pub trait EventSource {
     /// finished script).
     fn next_event(&mut self) -> io::Result<Option<TermEvent>>;
 
-    /// Whether an event is waiting now: work between frames gives way to it.
-    fn pending(&mut self) -> io::Result<bool>;
+    /// Whether an event comes within `timeout`: work between frames gives
+    /// way to it.
+    fn poll(&mut self, timeout: Duration) -> io::Result<bool>;
 }
 
 /// The real terminal: blocks until the user does something.
@@ -37,8 +45,8 @@ impl EventSource for TerminalEvents {
         crossterm::event::read().map(Some)
     }
 
-    fn pending(&mut self) -> io::Result<bool> {
-        crossterm::event::poll(Duration::ZERO)
+    fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
+        crossterm::event::poll(timeout)
     }
 }
 
@@ -51,7 +59,7 @@ impl<I: Iterator<Item = TermEvent>> EventSource for ScriptedEvents<I> {
         Ok(self.0.next())
     }
 
-    fn pending(&mut self) -> io::Result<bool> {
+    fn poll(&mut self, _: Duration) -> io::Result<bool> {
         Ok(false)
     }
 }
@@ -74,7 +82,7 @@ where
         // until it is done or a key calls it off.
         if app.working()
             && !events
-                .pending()
+                .poll(Duration::ZERO)
                 .context("could not read from the terminal")?
         {
             app.work();
@@ -101,18 +109,53 @@ where
     }
 }
 
-/// Takes over the terminal, runs the screen, and always gives it back.
-pub fn play(mut app: App) -> anyhow::Result<()> {
+/// Takes over the terminal, shows the gauge while `load` reads the runs
+/// on its own thread, then runs the screen; always gives the terminal back.
+/// `what` names the run or file for the gauge. A failed load comes back as
+/// the inner error, once the terminal is restored.
+pub fn play<E: Send + 'static>(
+    what: &str,
+    settings: Settings,
+    load: impl FnOnce(&Progress) -> Result<(Vec<Localized>, usize), E> + Send + 'static,
+) -> anyhow::Result<Result<(), E>> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(
             "the screen needs an interactive terminal; for plain text output use \
-             `loopstep run {}`",
-            app.transcript().id
+             `loopstep run {what}`"
         );
     }
+    let progress = Arc::new(Progress::default());
+    let loader = std::thread::spawn({
+        let progress = Arc::clone(&progress);
+        move || load(&progress)
+    });
     // try_init installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init().context("could not set up the terminal")?;
-    let result = run_app(&mut terminal, &mut app, &mut TerminalEvents);
+    let say = Say::new(settings.lang, Dialect::default());
+    let result = wait_for_load(
+        &mut terminal,
+        &progress,
+        (say, what),
+        || loader.is_finished(),
+        &mut TerminalEvents,
+    )
+    .and_then(|typed| {
+        // Quitting during the load leaves the loader to end with the process.
+        let Some(keys) = typed else {
+            return Ok(Ok(()));
+        };
+        let (runs, index) = match loader.join() {
+            Ok(Ok(loaded)) => loaded,
+            Ok(Err(failed)) => return Ok(Err(failed)),
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let mut app = App::new(&runs, index, settings);
+        let mut events = Typed {
+            keys,
+            then: TerminalEvents,
+        };
+        run_app(&mut terminal, &mut app, &mut events).map(Ok)
+    });
     ratatui::restore();
     result
 }

@@ -18,6 +18,9 @@ use ratatui::widgets::Paragraph;
 
 use super::app::App;
 use super::theme;
+use crate::narrate::Say;
+use crate::text::one_line;
+use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 
@@ -83,6 +86,33 @@ pub struct Extents {
     pub detail: usize,
     /// Messages the `messages` panel can scroll back.
     pub messages: usize,
+}
+
+/// The first frame, while a file loads: what is opened and how far.
+pub fn loading(frame: &mut Frame, say: Say, what: &str, stage: Stage) {
+    let area = frame.area();
+    let middle = Rect {
+        y: area.height.saturating_sub(4) / 2,
+        height: area.height.min(4),
+        ..area
+    };
+    let [title, gauge, _, keys] = Layout::vertical([Constraint::Length(1); 4]).areas(middle);
+    let width = usize::from(area.width);
+    let centred = |text: &str| Paragraph::new(one_line(text, width)).alignment(Alignment::Center);
+    frame.render_widget(centred(&say.loading_title(what)).style(theme::TITLE), title);
+    let (label, ratio) = match stage {
+        Stage::Reading { read, size } => (
+            say.loading_read(read, size),
+            if size == 0 {
+                0.0
+            } else {
+                read as f64 / size as f64
+            },
+        ),
+        Stage::Parsing => (say.loading_parse().to_owned(), 1.0),
+    };
+    progress::render(frame, gauge, label, ratio);
+    frame.render_widget(centred(say.loading_keys()).style(theme::LABEL), keys);
 }
 
 pub fn draw(frame: &mut Frame, app: &App) -> Extents {
