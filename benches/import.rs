@@ -49,8 +49,8 @@ fn fifty_megabytes() -> String {
 #[divan::bench(sample_count = 5)]
 fn import_50_mb(bencher: divan::Bencher) {
     let text = fifty_megabytes();
-    bencher.bench(|| {
-        let source = import::load(black_box(&text), "bench", "bench", None, Lang::En).unwrap();
+    bencher.with_inputs(|| text.clone()).bench_values(|text| {
+        let source = import::load(text, "bench", "bench", None, Lang::En).unwrap();
         assert_eq!(source.runs.len(), 5);
         source
     });
@@ -59,8 +59,8 @@ fn import_50_mb(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn open_50_mb_and_replay_the_first_run(bencher: divan::Bencher) {
     let text = fifty_megabytes();
-    bencher.bench(|| {
-        let source = import::load(black_box(&text), "bench", "bench", None, Lang::En).unwrap();
+    bencher.with_inputs(|| text.clone()).bench_values(|text| {
+        let source = import::load(text, "bench", "bench", None, Lang::En).unwrap();
         let first = &source.runs[0];
         let trace = first.replay(first.default_config());
         assert_eq!(trace.tool_calls(), 400);
@@ -71,7 +71,7 @@ fn open_50_mb_and_replay_the_first_run(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn replay_the_last_run_of_50_mb(bencher: divan::Bencher) {
     let text = fifty_megabytes();
-    let source = import::load(&text, "bench", "bench", None, Lang::En).unwrap();
+    let source = import::load(text, "bench", "bench", None, Lang::En).unwrap();
     let last = source.runs.last().unwrap();
     bencher.bench(|| last.replay(black_box(last.default_config())).steps.len());
 }

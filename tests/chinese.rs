@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use assert_cmd::Command;
 use common::screen::{app_in, drive, same_in_both};
 use loopstep::engine::Event;
@@ -112,7 +114,7 @@ fn run_prints_the_whole_run_in_chinese() {
 /// so the error the model reads on screen is as readable as the rest.
 #[test]
 fn tool_failures_are_told_in_the_runs_language() {
-    let errors = |lang: Lang| -> Vec<String> {
+    let errors = |lang: Lang| -> Vec<Arc<str>> {
         let t = builtin_in("malformed-request", lang).unwrap().unwrap();
         t.replay_in(t.default_config(), lang)
             .steps
@@ -134,7 +136,7 @@ fn tool_failures_are_told_in_the_runs_language() {
     let miss = builtin_in("search-miss", Lang::Zh).unwrap().unwrap();
     let trace = miss.replay_in(miss.default_config(), Lang::Zh);
     assert!(trace.steps.iter().any(|s| matches!(&s.event,
-        Event::Dispatch { output, .. } if output.content == "没有找到匹配的页面。")));
+        Event::Dispatch { output, .. } if &*output.content == "没有找到匹配的页面。")));
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn the_first_page_holds_the_distractor_and_the_second_the_answer() {
     let trace = replay_builtin("aurora-run", None);
     let outputs: Vec<&str> = dispatched(&trace)
         .into_iter()
-        .map(|(_, _, output)| output.content.as_str())
+        .map(|(_, _, output)| &*output.content)
         .collect();
     assert!(outputs[0].contains("1951") && outputs[0].contains("Mara Voss"));
     assert!(outputs[1].contains("1974") && outputs[1].contains("Norwegian film director"));
@@ -204,7 +204,7 @@ fn a_search_miss_flows_back_like_a_hit() {
     );
     let trace = t.replay(t.default_config());
     let outputs: Vec<_> = dispatched(&trace).into_iter().map(|d| d.2).collect();
-    assert_eq!(outputs[0].content, "No matching page found.");
+    assert_eq!(&*outputs[0].content, "No matching page found.");
     assert!(!outputs[0].is_error);
     assert!(outputs[1].content.contains("Mara Voss"));
     assert_eq!(trace.result(), Some("Mara Voss"));

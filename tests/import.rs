@@ -131,7 +131,7 @@ fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
     assert!(stop_reasons(&first).iter().all(|(_, inferred)| *inferred));
     let outputs: Vec<_> = dispatched(&first).into_iter().map(|d| d.2).collect();
     assert_eq!(
-        outputs[0].content, "Oslo: 4°C, light snow",
+        &*outputs[0].content, "Oslo: 4°C, light snow",
         "a block-array result"
     );
     assert!(outputs[1].is_error, "an is_error result stays an error");
@@ -156,7 +156,7 @@ fn an_anthropic_conversation_splits_into_runs_and_shows_its_gaps() {
     assert!(
         dispatched(&trace)
             .iter()
-            .any(|(_, _, output)| output.is_error && output.content == MISSING_RESULT)
+            .any(|(_, _, output)| output.is_error && &*output.content == MISSING_RESULT)
     );
     assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
 }

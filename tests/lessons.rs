@@ -139,7 +139,7 @@ fn the_edge_cases_show_what_they_promise() {
 
     let miss = production("search-miss");
     assert!(miss.steps.iter().any(|s| matches!(&s.event,
-        Event::Dispatch { output, .. } if output.content == "No matching page found." && !output.is_error)));
+        Event::Dispatch { output, .. } if &*output.content == "No matching page found." && !output.is_error)));
 
     let parallel = production("parallel-tools");
     assert!(
@@ -164,7 +164,7 @@ fn the_edge_cases_show_what_they_promise() {
         .steps
         .iter()
         .filter_map(|s| match &s.event {
-            Event::Dispatch { output, .. } if output.is_error => Some(output.content.as_str()),
+            Event::Dispatch { output, .. } if output.is_error => Some(&*output.content),
             _ => None,
         })
         .collect();
@@ -180,7 +180,7 @@ fn the_edge_cases_show_what_they_promise() {
 
     let date = production("todays-date");
     assert!(date.steps.iter().any(|s| matches!(&s.event,
-        Event::Dispatch { name, output, .. } if name == "get_today" && output.content == "2026-10-08")));
+        Event::Dispatch { name, output, .. } if name == "get_today" && &*output.content == "2026-10-08")));
 
     let t = run("answered-not-verified");
     let trace = t.replay(t.default_config());

@@ -108,7 +108,7 @@ fn load_and_replay(text: &str) {
         Some(Format::ClaudeCode),
     ];
     for from in forced {
-        if let Ok(source) = import::load(text, "fuzz", "fuzz", from, Lang::Zh) {
+        if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", from, Lang::Zh) {
             for run in &source.runs {
                 let trace = run.replay(run.default_config());
                 assert!(trace.outcome().is_some(), "every replay ends with an exit");

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(source) = import::load(text, "fuzz", "fuzz", None, Lang::Zh) {
+    if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", None, Lang::Zh) {
         for run in &source.runs {
             let trace = run.replay(run.default_config());
             assert!(trace.outcome().is_some(), "every replay ends");

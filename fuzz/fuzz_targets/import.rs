@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let format = FORMATS[usize::from(*pick) % FORMATS.len()];
-    if let Ok(source) = import::load(text, "fuzz", "fuzz", Some(format), Lang::En) {
+    if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", Some(format), Lang::En) {
         for run in &source.runs {
             let trace = run.replay(run.default_config());
             assert!(trace.outcome().is_some(), "every replay ends");

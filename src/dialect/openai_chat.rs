@@ -145,7 +145,7 @@ fn wire_messages(message: &Message) -> Vec<Value> {
                 let content = if *is_error {
                     format!("Error: {content}")
                 } else {
-                    content.clone()
+                    content.to_string()
                 };
                 out.push(
                     json!({ "role": "tool", "tool_call_id": tool_use_id, "content": content }),

@@ -147,7 +147,7 @@ fn item(role: Role, block: &Block) -> Value {
             let output = if *is_error {
                 format!("Error: {content}")
             } else {
-                content.clone()
+                content.to_string()
             };
             json!({ "type": "function_call_output", "call_id": tool_use_id, "output": output })
         }
@@ -237,7 +237,7 @@ fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
             Role::User,
             Block::ToolResult {
                 tool_use_id: read::string(object, "call_id"),
-                content: reader.text_of(object.get("output")),
+                content: reader.text_of(object.get("output")).into(),
                 is_error: false,
             },
         )),

@@ -68,7 +68,7 @@ impl Reader {
                     role: Role::User,
                     content: vec![Block::ToolResult {
                         tool_use_id: id,
-                        content,
+                        content: content.into(),
                         is_error: false,
                     }],
                 })
@@ -151,7 +151,7 @@ impl Reader {
             },
             "tool_result" => Block::ToolResult {
                 tool_use_id: string(object, "tool_use_id"),
-                content: self.text_of(object.get("content")),
+                content: self.text_of(object.get("content")).into(),
                 is_error: object
                     .get("is_error")
                     .and_then(Value::as_bool)

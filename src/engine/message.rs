@@ -1,5 +1,7 @@
 //! The conversation as the model API sees it: messages made of content blocks.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -40,7 +42,9 @@ pub enum Block {
     },
     ToolResult {
         tool_use_id: String,
-        content: String,
+        /// Shared with the recorded output and the dispatch step: results
+        /// are most of a long run's bytes, and kept once.
+        content: Arc<str>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },

@@ -353,7 +353,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             {
                 Some(Event::Stopped(StopCause::ToolErrorRaised {
                     name: name.clone(),
-                    error: output.content.clone(),
+                    error: output.content.to_string(),
                 }))
             }
             _ => None,

@@ -2,6 +2,7 @@
 //! answers from a recording or from a small, deterministic tool environment.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -12,20 +13,21 @@ use super::message::{ToolCall, ToolDef};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolOutput {
-    pub content: String,
+    /// Shared with the conversation's result block: kept once however often replayed.
+    pub content: Arc<str>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
 }
 
 impl ToolOutput {
-    pub fn ok(content: impl Into<String>) -> Self {
+    pub fn ok(content: impl Into<Arc<str>>) -> Self {
         ToolOutput {
             content: content.into(),
             is_error: false,
         }
     }
 
-    pub fn error(content: impl Into<String>) -> Self {
+    pub fn error(content: impl Into<Arc<str>>) -> Self {
         ToolOutput {
             content: content.into(),
             is_error: true,
@@ -276,7 +278,7 @@ mod tests {
             let wrong_type = tools.run(call("search", &json!([1])));
             assert!(wrong_type.content.starts_with("InputNotObject"));
             let no_query = tools.run(call("search", &json!({"q": "x"})));
-            assert_eq!(no_query.content, "MissingQuery");
+            assert_eq!(&*no_query.content, "MissingQuery");
             let raw_ok = tools.run(call("search", &json!("{\"query\": \"Aurora Run\"}")));
             assert_eq!(raw_ok, ToolOutput::ok("A 2011 film."));
         });

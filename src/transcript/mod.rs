@@ -245,7 +245,7 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
-    import::load(&text, &path.display().to_string(), &name, how.from, lang)
+    import::load(text, &path.display().to_string(), &name, how.from, lang)
 }
 
 /// A run in both languages; most runs read the same in both, and are kept once.
@@ -569,7 +569,7 @@ impl Transcript {
                     misses.push(Miss::ToolError {
                         name: name.clone(),
                         id: id.clone(),
-                        error: output.content.clone(),
+                        error: output.content.to_string(),
                     });
                 }
             }

@@ -65,15 +65,16 @@ enum Parsed {
 }
 
 /// Reads `text`, in `from` or else the format it is recognised as.
-/// `name` names the runs; `origin` names the file in messages.
+/// `name` names the runs; `origin` names the file in messages. The text is
+/// let go as soon as it is parsed, so that a large file is not held twice.
 pub fn load(
-    text: &str,
+    text: String,
     origin: &str,
     name: &str,
     from: Option<Format>,
     lang: Lang,
 ) -> Result<Source, LoadError> {
-    let parsed = parse(text, origin)?;
+    let parsed = parse(&text, origin)?;
     let format = match from {
         Some(format) => format,
         None => detect(&parsed).ok_or_else(|| LoadError::NotRecognized {
@@ -83,7 +84,7 @@ pub fn load(
         })?,
     };
     if format == Format::Native {
-        let runs = Transcript::parse_many(text, origin, lang)?;
+        let runs = Transcript::parse_many(&text, origin, lang)?;
         return Ok(Source {
             format,
             kind: format.describe().to_owned(),
@@ -91,6 +92,7 @@ pub fn load(
             notes: Vec::new(),
         });
     }
+    drop(text);
     let mut reader = Reader::default();
     let mut notes = Vec::new();
     let mut main = Recording {
