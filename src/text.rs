@@ -22,8 +22,14 @@ pub fn width(text: &str) -> usize {
 /// `max_width` columns with a trailing `…`, never inside a character or an
 /// emoji sequence.
 pub fn one_line(text: &str, max_width: usize) -> String {
-    let line: String = text
-        .chars()
+    // Only the beginning can show: a long text (a 4 kB tool result in a
+    // row of the messages panel) is looked at only as far as could fill
+    // the line many times over, so a row costs its width, not its text.
+    let limit = max_width.saturating_mul(8).saturating_add(64);
+    let mut chars = text.chars();
+    let mut line: String = chars
+        .by_ref()
+        .take(limit)
         .filter_map(visible)
         .map(|c| match c {
             '\n' => '⏎',
@@ -31,6 +37,10 @@ pub fn one_line(text: &str, max_width: usize) -> String {
             other => other,
         })
         .collect();
+    if chars.next().is_some() {
+        // Cut here: `fit` cuts again if need be, else this shows the cut.
+        line.push('…');
+    }
     fit(&line, max_width)
 }
 
@@ -98,5 +108,14 @@ mod tests {
         assert_eq!(one_line(family, 3), "👨\u{200d}👩\u{200d}👧…");
         assert_eq!(one_line(family, 2), "…");
         assert_eq!(one_line("abc", 0), "");
+    }
+
+    #[test]
+    fn a_long_text_is_cut_after_looking_at_its_beginning_only() {
+        let long = "x".repeat(100_000);
+        assert_eq!(one_line(&long, 10), format!("{}…", "x".repeat(9)));
+        // Zero-width characters past what is looked at still show the cut.
+        let sneaky = format!("ab{}cd", "\u{200b}".repeat(10_000));
+        assert!(one_line(&sneaky, 10).ends_with('…'));
     }
 }

@@ -230,11 +230,21 @@ fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
 }
 
 #[test]
-fn a_bad_file_fails_before_the_screen_opens() {
+fn a_bad_file_fails_with_its_message_and_the_terminal_given_back() {
     let mut session = Session::start("play no-such-file.json");
     assert_eq!(session.exit_code(), 2);
     let screen = session.wait_for("no-such-file.json");
     assert!(!screen.alternate);
+}
+
+#[test]
+fn a_burst_of_400_keys_typed_at_once_moves_400_steps() {
+    let mut session = Session::start("always-search --max-turns 1000");
+    session.wait_for("step 1/1001+ · turn 0 · start");
+    session.press(&"l".repeat(400));
+    session.wait_for("step 401/");
+    session.press("q");
+    assert_eq!(session.exit_code(), 0);
 }
 
 #[test]

@@ -75,19 +75,18 @@ fn shown_id(id: &str, room: usize) -> String {
 
 /// The most messages that can be scrolled out of view below while the
 /// panel stays full: past that, the first message is already on screen.
+/// Counted from the top, so that it costs what fits, not what is loaded.
 fn scroll_limit(messages: &[Message], height: usize) -> usize {
-    let rows = |m: &Message| m.content.len().max(1);
-    let mut shown: usize = messages.iter().map(rows).sum();
-    let mut limit = 0;
-    // Hide messages from the bottom until what is left fits, `#0` at the top.
-    for message in messages.iter().skip(1).rev() {
-        if shown <= height {
-            break;
-        }
-        shown -= rows(message);
-        limit += 1;
-    }
-    limit
+    let mut rows = 0;
+    // The longest beginning that fits the panel; `#0` is always shown.
+    let fits = messages
+        .iter()
+        .take_while(|m| {
+            rows += m.content.len().max(1);
+            rows <= height
+        })
+        .count();
+    messages.len() - fits.max(1).min(messages.len())
 }
 
 /// Width of the role column: "assistant" and a space.

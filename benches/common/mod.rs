@@ -1,0 +1,52 @@
+//! Large inputs for the benchmarks, generated in memory (never committed).
+
+#![allow(dead_code)] // each benchmark uses its own subset
+
+use serde_json::json;
+
+fn lorem(bytes: usize) -> String {
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit. "
+        .repeat(bytes / 57 + 1)
+        .chars()
+        .take(bytes)
+        .collect()
+}
+
+/// A conversation of `prompts` questions, each followed by `rounds` tool
+/// calls whose results are web pages of `page_bytes` bytes.
+pub fn conversation(prompts: usize, rounds: usize, page_bytes: usize) -> String {
+    let page = lorem(page_bytes);
+    let mut messages = Vec::new();
+    for p in 0..prompts {
+        messages.push(json!({"role": "user", "content": format!("Question number {p}?")}));
+        for r in 0..rounds {
+            let id = format!("toolu_{p}_{r}");
+            messages.push(json!({"role": "assistant", "content": [
+                {"type": "text", "text": "Let me fetch another page."},
+                {"type": "tool_use", "id": id, "name": "fetch", "input": {"url": format!("https://example.org/{p}/{r}")}}
+            ]}));
+            messages.push(json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": id, "content": page}
+            ]}));
+        }
+        messages.push(json!({"role": "assistant", "content": [{"type": "text", "text": "Here is the answer."}]}));
+    }
+    json!({"model": "claude-opus-5-5", "messages": messages}).to_string()
+}
+
+/// The 50 MB log in OpenAI Chat shape: one question, `rounds`
+/// rounds of one `fetch` call with a result of `result_bytes`, then "Done.".
+pub fn openai_log(rounds: usize, result_bytes: usize) -> String {
+    let page = lorem(result_bytes);
+    let mut messages = vec![json!({"role": "user", "content": "Fetch every page, then say done."})];
+    for r in 0..rounds {
+        let id = format!("call_{r}");
+        let arguments = json!({"url": format!("https://example.org/{r}")}).to_string();
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": "fetch", "arguments": arguments}}
+        ]}));
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": page}));
+    }
+    messages.push(json!({"role": "assistant", "content": "Done."}));
+    json!({"model": "gpt-5", "messages": messages}).to_string()
+}
