@@ -2,7 +2,6 @@
 
 use std::ffi::OsString;
 use std::num::NonZeroU32;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -13,7 +12,7 @@ use crate::narrate::Lang;
 use crate::report;
 use crate::transcript::{
     BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening,
-    Transcript, builtin_in, open_in,
+    Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
 
@@ -308,9 +307,15 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
     let implies_play = if first.starts_with('-') {
         ["--max-turns", "--check", "--mistake", "--from"].contains(&flag)
     } else {
-        let command = <Cli as clap::CommandFactory>::command();
-        let is_command = command.get_subcommands().any(|c| c.get_name() == first);
-        !is_command && (BUILTIN_NAMES.contains(&first) || Path::new(first).exists())
+        let mut command = <Cli as clap::CommandFactory>::command();
+        command.build(); // adds `help`
+        let commands: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        // A word that is no command is a run, unless it is a typo of a
+        // command (clap then suggests the command); `play` says what a
+        // misspelt run is nearest to.
+        let mistyped_command = !nearest_names(first, &commands).is_empty()
+            && nearest_names(first, &BUILTIN_NAMES).is_empty();
+        !commands.contains(&first) && !mistyped_command
     };
     if implies_play {
         args.insert(at, "play".into());
@@ -360,6 +365,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             from,
         } => {
+            // A misspelt run fails here, before the screen takes the terminal.
+            ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
             tui::play(&run, loop_flags.settings(lang), move |progress| {
@@ -519,8 +526,14 @@ mod tests {
         );
         assert_eq!(implied(&["loopstep", "list"]), ["loopstep", "list"]);
         assert_eq!(implied(&["loopstep", "--help"]), ["loopstep", "--help"]);
-        // Not a run or file: left for clap to explain (and suggest `list`).
+        // A typo of a command: left for clap to explain (and suggest `list`).
         assert_eq!(implied(&["loopstep", "lst"]), ["loopstep", "lst"]);
+        assert_eq!(implied(&["loopstep", "help"]), ["loopstep", "help"]);
+        // Any other word is a run: `play` names the runs nearest to it.
+        assert_eq!(
+            implied(&["loopstep", "pariss"]),
+            ["loopstep", "play", "pariss"]
+        );
         assert_eq!(implied(&["loopstep"]), ["loopstep"]);
         assert_eq!(
             implied(&["loopstep", "--lang", "zh", "paris"]),

@@ -188,6 +188,18 @@ fn a_missing_file_is_named() {
 }
 
 #[test]
+fn a_misspelt_run_gets_the_nearest_names_with_play_or_without() {
+    let with = assert_bad_input(&["play", "pariss"], &["`pariss`", "Did you mean `paris`?"]);
+    let without = assert_bad_input(&["pariss"], &[]);
+    assert_eq!(with, without);
+    assert_bad_input(&["aurora"], &["Did you mean `aurora-run`?"]);
+    // A misspelt command is clap's to explain, with its own suggestion.
+    let out = run(&["valdate", "x.json"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("'validate'"), "{}", out.stderr);
+}
+
+#[test]
 fn broken_json_names_line_and_column() {
     let path = file("broken.json", "{\n  \"version\": 1,\n  \"id\": oops\n}");
     assert_bad_input(

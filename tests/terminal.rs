@@ -230,7 +230,7 @@ fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
 }
 
 #[test]
-fn a_bad_file_fails_with_its_message_and_the_terminal_given_back() {
+fn a_missing_file_fails_before_the_screen_opens() {
     let mut session = Session::start("play no-such-file.json");
     assert_eq!(session.exit_code(), 2);
     let screen = session.wait_for("no-such-file.json");

@@ -74,10 +74,30 @@ pub enum LoadError {
         seen: String,
     },
     #[error(
-        "`{name}` is neither a built-in run nor a file. Built-in runs: {builtins}. \
-         To open a file, give its path (for example ./my-run.json)."
+        "`{name}` is neither a built-in run nor a file.{} Built-in runs: {builtins}. \
+         To open a file, give its path (for example ./my-run.json).",
+        did_you_mean(nearest)
     )]
-    NotFound { name: String, builtins: String },
+    NotFound {
+        name: String,
+        builtins: String,
+        /// The built-in names closest to `name`, nearest first.
+        nearest: Vec<&'static str>,
+    },
+}
+
+fn did_you_mean(nearest: &[&str]) -> String {
+    match nearest {
+        [] => String::new(),
+        [one] => format!(" Did you mean `{one}`?"),
+        [many @ .., last] => format!(
+            " Did you mean {} or `{last}`?",
+            many.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 fn bullet_list(problems: &[Problem]) -> String {

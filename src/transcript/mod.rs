@@ -32,6 +32,31 @@ pub use progress::{Progress, Stage};
 /// A transcript's replay, computed as far as it is looked at.
 pub type LazyReplay<'a> = Replay<'a, ScriptedModel<'a>, ReplayTools<'a>>;
 
+/// Fails, naming the built-in runs nearest to it, unless `name_or_path` is
+/// a built-in run or an existing path.
+pub fn ensure_exists(name_or_path: &str) -> Result<(), LoadError> {
+    if BUILTIN_NAMES.contains(&name_or_path) || Path::new(name_or_path).exists() {
+        return Ok(());
+    }
+    Err(LoadError::NotFound {
+        name: name_or_path.to_owned(),
+        builtins: BUILTIN_NAMES.join(", "),
+        nearest: nearest_names(name_or_path, &BUILTIN_NAMES),
+    })
+}
+
+/// The names in `names` a typo away from `typed`, nearest first: at most
+/// three, each within a third of its length in edits.
+pub fn nearest_names<'a>(typed: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let mut near: Vec<(usize, &'a str)> = names
+        .iter()
+        .map(|name| (strsim::levenshtein(typed, name), *name))
+        .filter(|(edits, name)| *edits <= name.chars().count().div_ceil(3))
+        .collect();
+    near.sort();
+    near.into_iter().take(3).map(|(_, name)| name).collect()
+}
+
 /// The transcript format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -233,13 +258,8 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
             notes: Vec::new(),
         });
     }
+    ensure_exists(name_or_path)?;
     let path = Path::new(name_or_path);
-    if !path.exists() {
-        return Err(LoadError::NotFound {
-            name: name_or_path.to_owned(),
-            builtins: BUILTIN_NAMES.join(", "),
-        });
-    }
     let text = read_file(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()

@@ -38,7 +38,7 @@ pub enum Action {
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
     ToggleHelp,
-    /// Esc: closes the help if it is open, else quits.
+    /// Esc: closes the help if it is open, stops seeking the end, else quits.
     Back,
     /// The terminal changed size (not a key: it comes from the event loop).
     Resize(u16, u16),
