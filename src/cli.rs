@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -34,7 +35,8 @@ Examples:
 Exit codes:
   0  the replay completed (an answer, None and every other outcome count)
   1  something outside the input failed (the terminal, writing output)
-  2  bad input: a missing file, broken JSON, an invalid transcript or flag";
+  2  bad input: a missing file, broken JSON, an invalid transcript or flag,
+     or a refused request (import over an existing file without --force)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -167,9 +169,13 @@ pub enum Command {
     Import {
         /// The recording to read.
         file: String,
-        /// Where to write the transcript [default: standard output].
+        /// Where to write the transcript [default: standard output]. Never
+        /// the recording itself; an existing file only with --force.
         #[arg(short, long, value_name = "OUT")]
-        output: Option<std::path::PathBuf>,
+        output: Option<PathBuf>,
+        /// Replace OUT if it exists.
+        #[arg(long, requires = "output")]
+        force: bool,
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
     },
@@ -410,7 +416,15 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             }
             emit(&report::summary(&path, &source, lang))?;
         }
-        Command::Import { file, output, from } => {
+        Command::Import {
+            file,
+            output,
+            force,
+            from,
+        } => {
+            if let Some(out) = &output {
+                may_write(Path::new(&file), out, force)?;
+            }
             let source = open_in(&file, &globals.opening(from), lang)?;
             let native = match source.runs.as_slice() {
                 [one] => serde_json::to_value(one),
@@ -420,7 +434,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let text = pretty(&native)? + "\n";
             match &output {
                 Some(path) => {
-                    std::fs::write(path, text)
+                    write_whole(path, &text)
                         .with_context(|| format!("could not write {}", path.display()))?;
                     eprint!("{}", report::summary(&file, &source, lang));
                     eprintln!("wrote {}", path.display());
@@ -430,6 +444,41 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an output that is the input itself, or that exists without
+/// `force`: an import is lossy, and must never cost the user a recording.
+fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
+    if !output.exists() {
+        return Ok(());
+    }
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same(input, output) {
+        return Err(Failure::Refused(format!(
+            "{} is the recording being imported; write the transcript to another file",
+            output.display()
+        )));
+    }
+    if !force {
+        return Err(Failure::Refused(format!(
+            "{} exists; add --force to replace it",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes `text` to a file beside `path`, then renames it over `path`, so
+/// that a failure leaves the old file whole and no half-written new one.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        // Nothing half-written stays behind; the write's own error is the one to report.
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
 }
 
 /// Writes to standard output. A reader that went away (`| head`) is not an
@@ -461,17 +510,20 @@ fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {
     serde_json::to_string_pretty(json).context("could not write the JSON report")
 }
 
-/// A failed command: bad input (exit 2) or anything else (exit 1).
+/// A failed command: bad input or a refused request (exit 2), or anything
+/// else (exit 1).
 #[derive(Debug)]
 pub enum Failure {
     BadInput(LoadError),
+    /// What was asked would do harm: writing over a recording, say.
+    Refused(String),
     Other(anyhow::Error),
 }
 
 impl Failure {
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            Failure::BadInput(_) => ExitCode::from(2),
+            Failure::BadInput(_) | Failure::Refused(_) => ExitCode::from(2),
             Failure::Other(_) => ExitCode::from(1),
         }
     }
@@ -481,6 +533,7 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::BadInput(e) => write!(f, "{e}"),
+            Failure::Refused(why) => write!(f, "{why}"),
             Failure::Other(e) => write!(f, "{e:#}"),
         }
     }

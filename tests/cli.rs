@@ -371,9 +371,56 @@ fn run_replays_a_real_recording_and_reports_each_run() {
 }
 
 #[test]
+fn import_never_writes_over_its_recording_nor_an_existing_file_unasked() {
+    let real = std::fs::read(fixture("real/anthropic-parallel-tool-calls.exchanges.json")).unwrap();
+    let recording = file("precious.exchanges.json", &real);
+    let recording = recording.to_str().unwrap();
+    assert_bad_input(
+        &["import", recording, "-o", recording],
+        &["is the recording being imported"],
+    );
+    let other = file("existing.json", "keep me");
+    let other = other.to_str().unwrap();
+    assert_bad_input(&["import", recording, "-o", other], &["exists", "--force"]);
+    assert_eq!(
+        std::fs::read(recording).unwrap(),
+        real,
+        "the recording is untouched"
+    );
+    assert_eq!(std::fs::read_to_string(other).unwrap(), "keep me");
+
+    let forced = run(&["import", recording, "-o", other, "--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(
+        std::fs::read_to_string(other)
+            .unwrap()
+            .contains("\"replies\"")
+    );
+    // Written beside the target and renamed: nothing else is left there.
+    let dir = std::path::Path::new(other).parent().unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    let nowhere = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/no/such/dir/out.json");
+    let failed = run(&["import", recording, "-o", nowhere.to_str().unwrap()]);
+    assert_eq!(failed.code, 1, "{}", failed.stderr);
+    assert!(
+        failed.stderr.contains("could not write"),
+        "{}",
+        failed.stderr
+    );
+    assert!(!nowhere.exists());
+}
+
+#[test]
 fn import_writes_a_native_transcript_that_replays_the_same() {
     let source = fixture("real/anthropic-parallel-tool-calls.exchanges.json");
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/imported.json");
+    let _ = std::fs::remove_file(&target); // left by an earlier run of the tests
     let out = run(&["import", &source, "-o", target.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("wrote"));
