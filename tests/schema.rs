@@ -196,3 +196,78 @@ fn a_transcript_may_name_its_schema() {
     assert!(check(&scenario).is_empty());
     assert!(loopstep::transcript::Transcript::parse(&scenario.to_string(), "scenario").is_ok());
 }
+
+/// `rule` with its `$ref` followed.
+fn resolved<'a>(root: &'a Value, rule: &'a Value) -> &'a Value {
+    match rule.get("$ref").and_then(Value::as_str) {
+        Some(reference) => &root["$defs"][reference.trim_start_matches("#/$defs/")],
+        None => rule,
+    }
+}
+
+/// An object for `rule` that holds none of its required fields, but one
+/// empty element for each list, object or map of objects that have
+/// required fields of their own, recursively; and every (path, field) that
+/// is then missing.
+fn skeleton(root: &Value, rule: &Value, at: &str, missing: &mut Vec<(String, String)>) -> Value {
+    let rule = resolved(root, rule);
+    let has_required = |r: &Value| resolved(root, r).get("required").is_some();
+    let path = |field: &str| {
+        if at.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{at}.{field}")
+        }
+    };
+    let mut object = serde_json::Map::new();
+    let properties = rule["properties"].as_object().into_iter().flatten();
+    for (field, property) in properties {
+        let property = resolved(root, property);
+        let inner = if let Some(items) = property.get("items").filter(|i| has_required(i)) {
+            let at = format!("{}[0]", path(field));
+            json!([skeleton(root, items, &at, missing)])
+        } else if let Some(values) = property
+            .get("additionalProperties")
+            .filter(|v| v.is_object() && has_required(v))
+        {
+            let at = format!("{}.x", path(field));
+            json!({ "x": skeleton(root, values, &at, missing) })
+        } else if has_required(property) {
+            skeleton(root, property, &path(field), missing)
+        } else {
+            continue;
+        };
+        object.insert(field.clone(), inner);
+    }
+    for field in rule["required"].as_array().into_iter().flatten() {
+        let field = field.as_str().unwrap();
+        if !object.contains_key(field) {
+            missing.push((at.to_owned(), field.to_owned()));
+        }
+    }
+    Value::Object(object)
+}
+
+#[test]
+fn validate_names_every_missing_field_the_schema_requires_at_once() {
+    let root = schema();
+    let mut missing = Vec::new();
+    let doc = skeleton(&root, &root["$defs"]["transcript"], "", &mut missing);
+    assert!(missing.len() > 10, "{missing:?}");
+    let error = loopstep::transcript::Transcript::parse(&doc.to_string(), "skeleton")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(&format!("({} problems)", missing.len())),
+        "{error}"
+    );
+    for (at, field) in missing {
+        let place = if at.is_empty() {
+            "at the top level".to_owned()
+        } else {
+            format!("at `{at}`")
+        };
+        let line = format!("{place}: the required field `{field}` is missing");
+        assert!(error.contains(&line), "{line} not in:\n{error}");
+    }
+}

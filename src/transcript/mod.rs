@@ -7,6 +7,7 @@ pub mod import;
 mod localize;
 mod notes;
 mod progress;
+mod required;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -427,6 +428,14 @@ impl Transcript {
         }
         let localized = localized_text(text, origin, lang)?;
         let text = localized.as_deref().unwrap_or(text);
+        let docs: Vec<serde_json::Value> = from_json(text, origin)?;
+        let missing = docs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, doc)| required::missing(doc, &format!("[{i}]")))
+            .collect();
+        valid((), missing, origin)?;
+        drop(docs);
         let runs: Vec<Transcript> = from_json(text, origin)?;
         let problems: Vec<Problem> = runs
             .iter()
@@ -471,6 +480,7 @@ impl Transcript {
             let scenario: Scenario = from_json(text, origin)?;
             scenario.apply(origin, lang)?
         } else {
+            valid((), required::missing(&top, ""), origin)?;
             from_json(text, origin)?
         };
         let problems = validate::problems(&transcript);
