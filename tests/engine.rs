@@ -386,12 +386,8 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     };
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);
-    let tools = ReplayTools {
-        definitions: &t.tools,
-        environment: &t.environment,
-        recorded: &t.results,
-        words: Box::new(Say::new(Lang::En, Dialect::AnthropicMessages)),
-    };
+    let words = Box::new(Say::new(Lang::En, Dialect::AnthropicMessages));
+    let tools = ReplayTools::new(&t.tools, &t.environment, &t.results, words);
     let trace = Run::new(
         ScriptedModel::new(&replies, Dialect::AnthropicMessages),
         tools,

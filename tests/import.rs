@@ -6,7 +6,9 @@ mod common;
 
 use common::dispatched;
 use loopstep::dialect::Dialect;
-use loopstep::engine::{Block, CheckPolicy, Config, Event, Outcome, RequestRule, StopCause, Trace};
+use loopstep::engine::{
+    Block, CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, StopCause, Trace,
+};
 use loopstep::transcript::import::MISSING_RESULT;
 use loopstep::transcript::{Format, LoadError, Note, Source, Transcript, open};
 
@@ -387,21 +389,46 @@ fn the_format_can_be_forced() {
     );
 }
 
-#[test]
-fn a_reused_tool_call_id_is_reported_and_the_api_rejects_the_replay() {
-    let path = std::env::temp_dir().join(format!("loopstep-dup-{}.json", std::process::id()));
-    let conversation = serde_json::json!([
-        {"role": "user", "content": "Look both up."},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "a"}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "A"}]},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "b"}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "B"}]},
-        {"role": "assistant", "content": "Done."}
-    ]);
+/// The rules a recorded run's calls were noted for breaking, by call number.
+fn tolerated(trace: &Trace) -> Vec<(u32, RequestRule, Vec<String>)> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Call {
+                request,
+                tolerated: Some(broken),
+                ..
+            } => Some((request.number, broken.rule, broken.ids.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Opens a conversation written to a file of its own.
+fn open_conversation(name: &str, conversation: serde_json::Value) -> Source {
+    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}.json", std::process::id()));
     std::fs::write(&path, conversation.to_string()).unwrap();
     let source = open(path.to_str().unwrap(), None).unwrap();
     std::fs::remove_file(&path).unwrap();
+    source
+}
+
+#[test]
+fn a_reused_tool_call_id_is_noted_and_the_recording_replays_to_its_end() {
+    let source = open_conversation(
+        "dup",
+        serde_json::json!([
+            {"role": "user", "content": "Look both up."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "a"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "A"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "dup", "name": "search", "input": {"query": "b"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "dup", "content": "B"}]},
+            {"role": "assistant", "content": "Done."}
+        ]),
+    );
     let run = &source.runs[0];
+    assert!(run.recorded);
     assert!(
         run.notes
             .iter()
@@ -410,11 +437,55 @@ fn a_reused_tool_call_id_is_reported_and_the_api_rejects_the_replay() {
         run.notes
     );
     let trace = replay(run);
-    match trace.outcome() {
-        Some(Outcome::Rejected(rejection)) => {
-            assert_eq!(rejection.ids, ["dup"]);
-            assert_eq!(rejection.rule, RequestRule::DuplicateCallIds);
-        }
-        other => panic!("expected the API's rejection, got {other:?}"),
-    }
+    assert_eq!(trace.result(), Some("Done."), "{:?}", trace.outcome());
+    assert_eq!(trace.model_calls(), 3);
+    // Each use of the id gets the result recorded for it.
+    let outputs: Vec<&str> = dispatched(&trace)
+        .into_iter()
+        .map(|(_, _, o)| &*o.content)
+        .collect();
+    assert_eq!(outputs, ["A", "B"]);
+    assert_eq!(
+        tolerated(&trace),
+        [(3, RequestRule::DuplicateCallIds, vec!["dup".to_owned()])]
+    );
+    // A request the loop itself got wrong is still refused: here the
+    // deliberate mistake of dropping the results.
+    let mistaken = run.replay(Config {
+        mistake: Some(Mistake::DropResults),
+        ..run.default_config()
+    });
+    assert!(
+        matches!(mistaken.outcome(), Some(Outcome::Rejected(_))),
+        "{:?}",
+        mistaken.outcome()
+    );
+}
+
+#[test]
+fn a_result_without_its_call_is_noted_and_every_call_still_replays() {
+    let source = open_conversation(
+        "unpaired",
+        serde_json::json!([
+            {"role": "user", "content": "Go."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "search", "input": {"query": "a"}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "a", "content": "A"},
+                {"type": "tool_result", "tool_use_id": "stray", "content": "?"}
+            ]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "b", "name": "search", "input": {"query": "b"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b", "content": "B"}]},
+            {"role": "assistant", "content": "Done."}
+        ]),
+    );
+    let run = &source.runs[0];
+    let where_and_why = run.notes.iter().map(ToString::to_string);
+    assert!(
+        where_and_why.clone().any(|n| n.contains("`stray`")),
+        "{:?}",
+        where_and_why.collect::<Vec<_>>()
+    );
+    let trace = replay(run);
+    assert_eq!(trace.result(), Some("Done."), "{:?}", trace.outcome());
+    assert_eq!(trace.model_calls(), 3);
 }

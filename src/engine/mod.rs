@@ -17,7 +17,9 @@ pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use replay::Replay;
 pub use run::{Goal, Insertion, Run};
-pub use tools::{Page, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords};
+pub use tools::{
+    Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords,
+};
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
     TraceView,

@@ -69,6 +69,13 @@ pub enum CallError {
 /// Anything the loop can call with the whole conversation.
 pub trait Model {
     fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError>;
+
+    /// A rule the last request broke that the model let pass: a recording
+    /// shows the API accepted the request, so a replay of it notes the
+    /// break and goes on. Taken once.
+    fn take_tolerated(&mut self) -> Option<Rejection> {
+        None
+    }
 }
 
 /// Replays recorded replies in order, checking each request against the
@@ -76,23 +83,47 @@ pub trait Model {
 #[derive(Debug)]
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
+    dialect: Dialect,
     /// The API's rules, fed each message once: the loop only ever appends.
     rules: RequestChecker,
     /// Messages already fed to `rules`.
     checked: usize,
     next: usize,
     repeat_last: bool,
+    /// Note a broken rule instead of refusing the request.
+    tolerate: bool,
+    tolerated: Option<Rejection>,
 }
 
 impl<'a> ScriptedModel<'a> {
     pub fn new(replies: &'a [Reply], dialect: Dialect) -> Self {
         ScriptedModel {
             replies,
+            dialect,
             rules: dialect.checker(),
             checked: 0,
             next: 0,
             repeat_last: false,
+            tolerate: false,
+            tolerated: None,
         }
+    }
+
+    /// Replaying what the API accepted: a request that breaks one of its
+    /// rules is answered all the same, the break kept for
+    /// [`Model::take_tolerated`]. The rules then start afresh from the next
+    /// message, so that one break is not reported again at every call.
+    pub fn tolerating_breaks(mut self, tolerate: bool) -> Self {
+        self.tolerate = tolerate;
+        self
+    }
+
+    fn check(&mut self, messages: &[Message]) -> Result<(), Rejection> {
+        for (index, message) in messages.iter().enumerate().skip(self.checked) {
+            self.rules.push(index, message)?;
+        }
+        self.checked = messages.len();
+        self.rules.finish()
     }
 
     /// After the last recorded reply, keep sending it, each time with fresh
@@ -105,13 +136,14 @@ impl<'a> ScriptedModel<'a> {
 
 impl Model for ScriptedModel<'_> {
     fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError> {
-        for (index, message) in messages.iter().enumerate().skip(self.checked) {
-            self.rules
-                .push(index, message)
-                .map_err(CallError::Rejected)?;
+        if let Err(broken) = self.check(messages) {
+            if !self.tolerate {
+                return Err(CallError::Rejected(broken));
+            }
+            self.tolerated = Some(broken);
+            self.rules = self.dialect.checker();
+            self.checked = messages.len();
         }
-        self.checked = messages.len();
-        self.rules.finish().map_err(CallError::Rejected)?;
         let index = self.next;
         self.next += 1;
         if let Some(reply) = self.replies.get(index) {
@@ -130,6 +162,10 @@ impl Model for ScriptedModel<'_> {
             }
             _ => Err(CallError::RecordingEnded),
         }
+    }
+
+    fn take_tolerated(&mut self) -> Option<Rejection> {
+        self.tolerated.take()
     }
 }
 

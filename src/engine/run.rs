@@ -238,6 +238,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     stop_reason: reply.stop_reason.clone(),
                     stop_reason_inferred: reply.stop_reason_inferred,
                     usage: reply.usage,
+                    tolerated: self.model.take_tolerated(),
                 };
                 let message = reply.clone().into_message();
                 match self.policy.reply {

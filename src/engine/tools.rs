@@ -1,7 +1,7 @@
 //! The "dispatch" phase: tools behind a trait, and the replay tool box that
 //! answers from a recording or from a small, deterministic tool environment.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,65 @@ impl ToolOutput {
             content: content.into(),
             is_error: true,
         }
+    }
+}
+
+/// What a recording holds for one tool-call id: its result, or, when the
+/// recorded run used the id for several calls, one result per use in order
+/// (a JSON list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Recorded {
+    Once(ToolOutput),
+    PerUse(Vec<ToolOutput>),
+}
+
+impl Recorded {
+    /// The result of the id's `nth` use, counted from 0.
+    pub fn of_use(&self, nth: usize) -> Option<&ToolOutput> {
+        match self {
+            Recorded::Once(output) => (nth == 0).then_some(output),
+            Recorded::PerUse(outputs) => outputs.get(nth),
+        }
+    }
+
+    /// Adds the result of the id's next use.
+    pub fn push(&mut self, output: ToolOutput) {
+        match self {
+            Recorded::Once(first) => *self = Recorded::PerUse(vec![first.clone(), output]),
+            Recorded::PerUse(outputs) => outputs.push(output),
+        }
+    }
+
+    pub fn uses(&self) -> usize {
+        match self {
+            Recorded::Once(_) => 1,
+            Recorded::PerUse(outputs) => outputs.len(),
+        }
+    }
+}
+
+// By hand rather than untagged, so that an error inside a result keeps
+// its own message and path instead of "matches no variant".
+impl<'de> Deserialize<'de> for Recorded {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+        use serde::de::{MapAccess, SeqAccess, Visitor};
+
+        struct OneOrList;
+        impl<'de> Visitor<'de> for OneOrList {
+            type Value = Recorded;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a tool result object, or a list of them (one per use of the id)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Recorded, A::Error> {
+                ToolOutput::deserialize(MapAccessDeserializer::new(map)).map(Recorded::Once)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Recorded, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Recorded::PerUse)
+            }
+        }
+        d.deserialize_any(OneOrList)
     }
 }
 
@@ -139,14 +198,37 @@ fn normalized(text: &str) -> impl Iterator<Item = char> + '_ {
 pub struct ReplayTools<'a> {
     pub definitions: &'a [ToolDef],
     pub environment: &'a BTreeMap<String, ToolEnv>,
-    pub recorded: &'a BTreeMap<String, ToolOutput>,
+    pub recorded: &'a BTreeMap<String, Recorded>,
     pub words: Box<dyn ToolWords + 'a>,
+    /// How often each id has been called so far: a reused id's n-th call
+    /// gets the n-th recorded result.
+    uses: HashMap<String, usize>,
 }
 
-impl ReplayTools<'_> {
-    fn try_run(&self, call: ToolCall<'_>) -> Result<ToolOutput, ToolFailure> {
+impl<'a> ReplayTools<'a> {
+    pub fn new(
+        definitions: &'a [ToolDef],
+        environment: &'a BTreeMap<String, ToolEnv>,
+        recorded: &'a BTreeMap<String, Recorded>,
+        words: Box<dyn ToolWords + 'a>,
+    ) -> Self {
+        ReplayTools {
+            definitions,
+            environment,
+            recorded,
+            words,
+            uses: HashMap::new(),
+        }
+    }
+
+    fn try_run(&mut self, call: ToolCall<'_>) -> Result<ToolOutput, ToolFailure> {
         if let Some(recorded) = self.recorded.get(call.id) {
-            return Ok(recorded.clone());
+            let uses = self.uses.entry(call.id.to_owned()).or_default();
+            let nth = *uses;
+            *uses += 1;
+            if let Some(output) = recorded.of_use(nth) {
+                return Ok(output.clone());
+            }
         }
         if !self.definitions.iter().any(|d| d.name == call.name) {
             return Err(ToolFailure::UnknownTool {
@@ -220,7 +302,7 @@ mod tests {
         }
     }
 
-    fn with_tools(recorded: BTreeMap<String, ToolOutput>, f: impl FnOnce(&mut ReplayTools)) {
+    fn with_tools(recorded: BTreeMap<String, Recorded>, f: impl FnOnce(&mut ReplayTools)) {
         let definitions = vec![ToolDef {
             name: "search".into(),
             description: String::new(),
@@ -228,12 +310,7 @@ mod tests {
         }];
         let environment =
             BTreeMap::from([("search".to_owned(), ToolEnv::Search { pages: pages() })]);
-        let mut tools = ReplayTools {
-            definitions: &definitions,
-            environment: &environment,
-            recorded: &recorded,
-            words: Box::new(Plain),
-        };
+        let mut tools = ReplayTools::new(&definitions, &environment, &recorded, Box::new(Plain));
         f(&mut tools);
     }
 
@@ -286,11 +363,40 @@ mod tests {
 
     #[test]
     fn a_recorded_result_wins_over_the_environment() {
-        let recorded = BTreeMap::from([("t1".to_owned(), ToolOutput::error("timeout"))]);
+        let timeout = Recorded::Once(ToolOutput::error("timeout"));
+        let recorded = BTreeMap::from([("t1".to_owned(), timeout)]);
         with_tools(recorded, |tools| {
             let out = tools.run(call("search", &json!({"query": "Aurora Run"})));
             assert_eq!(out, ToolOutput::error("timeout"));
         });
+    }
+
+    #[test]
+    fn a_reused_id_gets_its_recorded_results_in_order_then_the_environment() {
+        let mut per_use = Recorded::Once(ToolOutput::ok("first"));
+        per_use.push(ToolOutput::ok("second"));
+        let recorded = BTreeMap::from([("t1".to_owned(), per_use)]);
+        with_tools(recorded, |tools| {
+            let query = json!({"query": "Aurora Run"});
+            assert_eq!(tools.run(call("search", &query)), ToolOutput::ok("first"));
+            assert_eq!(tools.run(call("search", &query)), ToolOutput::ok("second"));
+            // Past what was recorded, the tool runs in its environment.
+            let third = tools.run(call("search", &query));
+            assert_eq!(third, ToolOutput::ok("A 2011 film."));
+        });
+    }
+
+    #[test]
+    fn a_result_list_reads_back_as_one_result_per_use() {
+        let one: Recorded = serde_json::from_value(json!({"content": "x"})).unwrap();
+        assert_eq!(one, Recorded::Once(ToolOutput::ok("x")));
+        let two: Recorded =
+            serde_json::from_value(json!([{"content": "x"}, {"content": "y", "is_error": true}]))
+                .unwrap();
+        assert_eq!(two.uses(), 2);
+        assert_eq!(two.of_use(1), Some(&ToolOutput::error("y")));
+        let wrong = serde_json::from_value::<Recorded>(json!({"content": "x", "extra": 1}));
+        assert!(wrong.unwrap_err().to_string().contains("extra"));
     }
 
     #[test]

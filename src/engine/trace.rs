@@ -95,6 +95,10 @@ pub enum Event {
         stop_reason_inferred: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
+        /// A rule of the API this recorded request broke, which the
+        /// recording shows the API accepted: noted, not refused.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tolerated: Option<Rejection>,
     },
     Check {
         stop_reason: String,

@@ -363,6 +363,22 @@ impl Say {
         )
     }
 
+    /// A recorded request that breaks a rule, which the API took all the same.
+    pub fn tolerated(self, rejection: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "This recorded request breaks a rule of the {} API: {rejection}. The recording \
+                 shows the API answered it, so the replay notes the break and goes on.",
+                self.w.api
+            ),
+            Lang::Zh => format!(
+                "这次录制的请求违反了 {} API 的一条规则：{rejection}。录制表明 API 仍然作答了，\
+                 所以重放记下这一点并继续。",
+                self.w.api
+            ),
+        }
+    }
+
     pub fn caption_rejected(self, rejection: &str) -> String {
         match self.lang {
             Lang::En => format!("The {} API rejected the request: {rejection}", self.w.api),

@@ -17,11 +17,12 @@ impl Say {
             }
             (Lang::Zh, Note::ManyResults { id }) => format!("工具调用 {id} 有不止一个工具结果"),
             (Lang::En, Note::ReusedCallId { id }) => format!(
-                "tool call id `{id}` is used more than once; the API would reject the request"
+                "tool call id `{id}` is used more than once: each use is answered with its own \
+                 result, and the replay notes the request that breaks the API's rule"
             ),
-            (Lang::Zh, Note::ReusedCallId { id }) => {
-                format!("工具调用 id {id} 被用了不止一次；API 会拒绝这样的请求")
-            }
+            (Lang::Zh, Note::ReusedCallId { id }) => format!(
+                "工具调用 id {id} 被用了不止一次：每次使用各配自己的结果，重放会在违反 API 规则的请求处注明"
+            ),
             (Lang::En, Note::MissingResult { id }) => format!(
                 "tool call `{id}` has no recorded result; the replay sends an error result in its place"
             ),

@@ -152,12 +152,17 @@ impl Say {
                     request,
                     stop_reason,
                     stop_reason_inferred,
+                    tolerated,
                     ..
                 },
             ) => {
                 let (number, sent, chars) = (request.number, request.messages, request.chars);
                 let stop = short(stop_reason);
-                match (lang, *stop_reason_inferred) {
+                let noted = tolerated
+                    .as_ref()
+                    .map(|broken| format!(" — {}", self.tolerated(&self.rejection(broken))))
+                    .unwrap_or_default();
+                let line = match (lang, *stop_reason_inferred) {
                     (Lang::En, inferred) => format!(
                         "request #{number}: {sent} message{}, {chars} chars → reply with {field} \
                          {stop}{}",
@@ -170,7 +175,8 @@ impl Say {
                     (Lang::Zh, true) => format!(
                         "第 {number} 次请求：{sent} 条消息，{chars} 字符 → 回复：{field} 为 {stop}（推断）"
                     ),
-                }
+                };
+                line + &noted
             }
             (
                 lang,

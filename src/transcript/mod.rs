@@ -19,8 +19,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Config, Event, Goal, Insertion, MAX_TURNS, Message, Replay, ReplayTools, Reply, Run,
-    ScriptedModel, ToolDef, ToolEnv, ToolErrors, ToolOutput, Trace, TraceView,
+    Config, Event, Goal, Insertion, MAX_TURNS, Message, Recorded, Replay, ReplayTools, Reply, Run,
+    ScriptedModel, ToolDef, ToolEnv, ToolErrors, Trace, TraceView,
 };
 use crate::narrate::{Lang, Say};
 
@@ -100,9 +100,10 @@ pub struct Transcript {
     /// Replay stand-ins for tools, keyed by tool name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub environment: BTreeMap<String, ToolEnv>,
-    /// Tool results recorded for particular tool calls, keyed by tool-call id.
+    /// Tool results recorded for particular tool calls, keyed by tool-call
+    /// id; a list for an id the recording used more than once.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub results: BTreeMap<String, ToolOutput>,
+    pub results: BTreeMap<String, Recorded>,
     /// What the recorded harness did when a tool failed.
     #[serde(default, skip_serializing_if = "is_default")]
     pub tool_errors: ToolErrors,
@@ -122,6 +123,11 @@ pub struct Transcript {
     /// What an import found odd in the recording (gaps, skipped parts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// The run was recorded from a real API, which accepted every request:
+    /// a request the replay finds breaking a rule is noted, not refused,
+    /// unless a deliberate mistake made it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recorded: bool,
 }
 
 /// The messages before the question. Runs cut from one long log share a
@@ -508,13 +514,10 @@ impl Transcript {
     /// The loop set up for this run, before its first step.
     fn start(&self, config: Config, lang: Lang) -> Run<ScriptedModel<'_>, ReplayTools<'_>> {
         let model = ScriptedModel::new(&self.replies, config.dialect)
-            .repeating_last(self.repeat_last_reply);
-        let tools = ReplayTools {
-            definitions: &self.tools,
-            environment: &self.environment,
-            recorded: &self.results,
-            words: Box::new(Say::new(lang, config.dialect)),
-        };
+            .repeating_last(self.repeat_last_reply)
+            .tolerating_breaks(self.recorded && config.mistake.is_none());
+        let words = Box::new(Say::new(lang, config.dialect));
+        let tools = ReplayTools::new(&self.tools, &self.environment, &self.results, words);
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())
             .with_goal(self.goal.clone())

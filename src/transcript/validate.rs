@@ -112,7 +112,10 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                 Block::ToolUse { id, name, .. } => {
                     if id.trim().is_empty() {
                         problem(format!("{at}.id"), "a tool_use needs an id".into());
-                    } else if let Some(first) = ids.insert(id, at.clone()) {
+                    } else if let Some(first) = ids.insert(id, at.clone())
+                        // A recording used it twice: that is evidence, kept.
+                        && !t.recorded
+                    {
                         problem(
                             format!("{at}.id"),
                             format!("tool_use id `{id}` is already used at `{first}`"),

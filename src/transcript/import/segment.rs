@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::dialect::Dialect;
-use crate::engine::{Block, Insertion, Message, Reply, Role, ToolDef, ToolOutput, Usage};
+use crate::engine::{Block, Insertion, Message, Recorded, Reply, Role, ToolDef, ToolOutput, Usage};
 
 use crate::dialect::read::{folds_into, is_prompt};
 use crate::transcript::{FORMAT_VERSION, History, Note, Transcript};
@@ -90,7 +90,7 @@ struct RunBuilder {
     prompt_index: usize,
     question: String,
     replies: Vec<Reply>,
-    results: BTreeMap<String, ToolOutput>,
+    results: BTreeMap<String, Recorded>,
     inserted: Vec<Insertion>,
     pending_insert: Vec<Message>,
     notes: Vec<Note>,
@@ -240,32 +240,56 @@ impl RunBuilder {
                 content: content.clone(),
                 is_error: *is_error,
             };
-            if self.results.insert(tool_use_id.clone(), output).is_some() {
-                self.notes.push(Note::ManyResults {
+            // A reused id has one result per use; more than that is one
+            // call answered twice.
+            let calls = self.calls_with(tool_use_id);
+            match self.results.get_mut(tool_use_id.as_str()) {
+                None => {
+                    self.results
+                        .insert(tool_use_id.clone(), Recorded::Once(output));
+                }
+                Some(recorded) if recorded.uses() < calls => recorded.push(output),
+                Some(_) => self.notes.push(Note::ManyResults {
                     id: tool_use_id.clone(),
-                });
+                }),
             }
         }
     }
 
+    /// How many calls of the replies so far use the id.
+    fn calls_with(&self, id: &str) -> usize {
+        self.replies
+            .iter()
+            .flat_map(Reply::tool_calls)
+            .filter(|c| c.id == id)
+            .count()
+    }
+
     fn finish(mut self, f: Finish) -> Transcript {
-        let mut seen = BTreeSet::new();
-        let mut missing = Vec::new();
-        for reply in &self.replies {
-            for call in reply.tool_calls() {
-                if !seen.insert(call.id.to_owned()) {
-                    self.notes.push(Note::ReusedCallId {
-                        id: call.id.to_owned(),
-                    });
-                }
-                if !self.results.contains_key(call.id) {
-                    missing.push(call.id.to_owned());
-                }
+        let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+        for call in self.replies.iter().flat_map(Reply::tool_calls) {
+            let count = uses.entry(call.id.to_owned()).or_default();
+            *count += 1;
+            if *count == 2 {
+                self.notes.push(Note::ReusedCallId {
+                    id: call.id.to_owned(),
+                });
             }
         }
-        for id in missing {
-            self.notes.push(Note::MissingResult { id: id.clone() });
-            self.results.insert(id, ToolOutput::error(MISSING_RESULT));
+        // Every use of every id gets a result: an error stands in for one
+        // the recording does not have.
+        for (id, calls) in uses {
+            let have = self.results.get(&id).map_or(0, Recorded::uses);
+            for _ in have..calls {
+                self.notes.push(Note::MissingResult { id: id.clone() });
+                let missing = ToolOutput::error(MISSING_RESULT);
+                match self.results.get_mut(&id) {
+                    Some(recorded) => recorded.push(missing),
+                    None => {
+                        self.results.insert(id.clone(), Recorded::Once(missing));
+                    }
+                }
+            }
         }
         let turns = (self.replies.len() as u32 + 1).max(10);
         Transcript {
@@ -291,6 +315,7 @@ impl RunBuilder {
             repeat_last_reply: false,
             expect: None,
             notes: self.notes,
+            recorded: true,
         }
     }
 }

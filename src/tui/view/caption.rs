@@ -67,6 +67,10 @@ fn step_caption(app: &App) -> String {
     let short = |t: &str| one_line(t, 60);
     match &step.event {
         Event::Start => say.caption_start(step.messages),
+        Event::Call {
+            tolerated: Some(broken),
+            ..
+        } => say.tolerated(&say.rejection(broken)),
         Event::Call { request, .. } if request.number == 1 => say.caption_first_call().to_owned(),
         Event::Call { request, .. } => say.caption_call(request.number, request.messages),
         Event::Check {

@@ -139,6 +139,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             stop_reason,
             stop_reason_inferred,
             usage,
+            tolerated,
         } => {
             let mut lines = vec![
                 Line::styled(
@@ -161,6 +162,12 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 lines.push(Line::styled(
                     say.detail_usage(usage.input_tokens, usage.output_tokens),
                     theme::LABEL,
+                ));
+            }
+            if let Some(broken) = tolerated {
+                lines.push(Line::styled(
+                    say.tolerated(&say.rejection(broken)),
+                    theme::STOPPED,
                 ));
             }
             lines.extend(newest_message_lines(app, 1));
