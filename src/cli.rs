@@ -244,6 +244,8 @@ pub enum FromFormat {
     Exchanges,
     /// A Claude Code session file.
     ClaudeCode,
+    /// A SWE-agent or mini-swe-agent trajectory.
+    Trajectory,
 }
 
 impl FromFormat {
@@ -253,6 +255,7 @@ impl FromFormat {
             FromFormat::Conversation => SourceFormat::Conversation,
             FromFormat::Exchanges => SourceFormat::Exchanges,
             FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
+            FromFormat::Trajectory => SourceFormat::Trajectory,
         }
     }
 }

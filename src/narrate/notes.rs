@@ -49,6 +49,12 @@ impl Say {
             (Lang::Zh, Note::ManyChoices { response, choices }) => {
                 format!("第 {response} 个响应有 {choices} 个候选；重放第一个")
             }
+            (Lang::En, Note::AgentExit { status }) => {
+                format!("the agent's log says the run ended with exit status `{status}`")
+            }
+            (Lang::Zh, Note::AgentExit { status }) => {
+                format!("智能体的日志记下的结束状态是 {status}")
+            }
             (Lang::En, Note::Skipped { what, count }) => format!(
                 "skipped {} (seen {count} time{})",
                 self.skip(what),
@@ -78,6 +84,12 @@ impl Say {
             (Lang::Zh, Skip::UntypedItems) => "没有类型的项".into(),
             (Lang::En, Skip::MessagesNotObjects) => "messages that are not JSON objects".into(),
             (Lang::Zh, Skip::MessagesNotObjects) => "不是 JSON 对象的消息".into(),
+            (Lang::En, Skip::Demonstrations) => "demonstration messages (examples shown to \
+                the model before the task, not part of the run)"
+                .to_owned(),
+            (Lang::Zh, Skip::Demonstrations) => {
+                "示范消息（任务前给模型看的例子，不属于这次运行）".to_owned()
+            }
             (Lang::En, Skip::Role(role)) => format!("messages with role `{role}`"),
             (Lang::Zh, Skip::Role(role)) => format!("角色为 {role} 的消息"),
             (Lang::En, Skip::Blocks(kind)) => format!("`{kind}` blocks"),

@@ -29,6 +29,8 @@ pub enum Note {
     ManyChoices { response: usize, choices: usize },
     /// Parts of the recording left out, and how often.
     Skipped { what: Skip, count: usize },
+    /// How the agent's own log says the run ended.
+    AgentExit { status: String },
     /// A note as a transcript file wrote it.
     Text(String),
 }
@@ -51,6 +53,8 @@ pub enum Skip {
     Blocks(String),
     /// Parts of tool results of this type.
     ResultParts(String),
+    /// Example conversations an agent shows its model before the task.
+    Demonstrations,
     UntypedResultParts,
 }
 

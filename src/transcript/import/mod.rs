@@ -5,6 +5,7 @@ mod claude_code;
 mod conversation;
 mod exchanges;
 mod segment;
+mod trajectory;
 
 use serde_json::Value;
 
@@ -27,6 +28,8 @@ pub enum Format {
     Exchanges,
     /// A Claude Code session file (JSON Lines).
     ClaudeCode,
+    /// An agent's trajectory: SWE-agent `.traj`, mini-swe-agent `.traj.json`.
+    Trajectory,
 }
 
 impl Format {
@@ -36,14 +39,16 @@ impl Format {
             Format::Conversation => "conversation (a messages list)",
             Format::Exchanges => "exchange log (request/response pairs)",
             Format::ClaudeCode => "Claude Code session (JSON Lines)",
+            Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
         }
     }
 
-    const ALL: [Format; 4] = [
+    const ALL: [Format; 5] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
         Format::ClaudeCode,
+        Format::Trajectory,
     ];
 }
 
@@ -133,6 +138,11 @@ pub fn load(
             claude_code::read(lines, &mut main, &mut sidechain, &mut reader);
             side = Some(sidechain);
         }
+        (Format::Trajectory, Parsed::Document(top)) => {
+            trajectory::read(top, &mut main, &mut reader, &mut notes)
+        }
+        // A trajectory is one JSON document: lines hold none.
+        (Format::Trajectory, Parsed::Lines(_)) => {}
         (Format::Native, _) => unreachable!("handled above"),
     }
     if format != Format::Exchanges && reader.openai {
@@ -217,6 +227,7 @@ fn detect(parsed: &Parsed) -> Option<Format> {
         }
     };
     match parsed {
+        Parsed::Document(Value::Object(top)) if trajectory::detect(top) => Some(Format::Trajectory),
         Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
             Some(Format::Conversation)
         }

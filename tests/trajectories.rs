@@ -1,0 +1,139 @@
+//! Agent trajectories replayed to their end: SWE-agent `.traj` files (real
+//! ones, see fixtures/real/SOURCES.md) and mini-swe-agent's two formats.
+
+use loopstep::dialect::Dialect;
+use loopstep::engine::{Event, Outcome, RequestRule, Trace};
+use loopstep::transcript::{Format, Note, Source, open};
+
+fn fixture(name: &str) -> Source {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    open(&path, None).unwrap()
+}
+
+/// The one run of a trajectory, replayed as recorded, and its notes.
+fn replayed(name: &str) -> (Trace, Vec<String>) {
+    let source = fixture(name);
+    assert_eq!(source.format, Format::Trajectory, "{name}");
+    assert_eq!(source.runs.len(), 1, "{name}: one task, one run");
+    let run = &source.runs[0];
+    assert_eq!(run.dialect(), Dialect::OpenaiChat, "{name}");
+    let notes = source.notes.iter().chain(&run.notes).map(Note::to_string);
+    (run.replay(run.default_config()), notes.collect())
+}
+
+fn tolerated_rules(trace: &Trace) -> Vec<RequestRule> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Call {
+                tolerated: Some(broken),
+                ..
+            } => Some(broken.rule),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_swe_agent_run_with_function_calls_replays_every_call_and_its_exit_status() {
+    let (trace, notes) = replayed("real/swe-agent-function-calling.traj");
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (4, 4));
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+    assert!(
+        notes.iter().any(|n| n.contains("exit status `submitted`")),
+        "{notes:?}"
+    );
+    assert!(tolerated_rules(&trace).is_empty());
+}
+
+#[test]
+fn a_swe_agent_run_that_reused_tool_call_ids_replays_all_eleven_turns_with_notes() {
+    let (trace, notes) = replayed("real/swe-agent-reused-ids.traj");
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (11, 11));
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+    assert_eq!(
+        tolerated_rules(&trace),
+        [RequestRule::DuplicateCallIds; 3],
+        "each request that reuses an id is noted where it is sent"
+    );
+    assert!(notes.iter().any(|n| n.contains("is used more than once")));
+    // Every call was answered by its own recorded result, none reported missing.
+    assert!(
+        !notes.iter().any(|n| n.contains("no recorded result")),
+        "{notes:?}"
+    );
+    let last = trace
+        .steps
+        .iter()
+        .rev()
+        .find_map(|s| match &s.event {
+            Event::Dispatch { output, .. } => Some(output.content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(last.contains("diff --git"), "the submit call gets the diff");
+}
+
+#[test]
+fn a_legacy_swe_agent_run_turns_its_actions_into_tool_calls_and_skips_the_demo() {
+    let (trace, notes) = replayed("real/swe-agent-legacy-actions.traj");
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (12, 12));
+    assert!(
+        notes.iter().any(|n| n.contains("demonstration")),
+        "{notes:?}"
+    );
+    let first = trace.steps.iter().find_map(|s| match &s.event {
+        Event::Dispatch { name, input, .. } => Some((name.clone(), input.clone())),
+        _ => None,
+    });
+    let (name, input) = first.unwrap();
+    assert_eq!(name, "bash");
+    assert!(
+        input.to_string().contains("create reproduce_bug.py"),
+        "{input}"
+    );
+}
+
+#[test]
+fn mini_swe_agent_bash_blocks_become_calls_answered_by_the_next_message() {
+    let (trace, notes) = replayed("mini-swe-agent-v1.traj.json");
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (3, 3));
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+    assert!(notes.iter().any(|n| n.contains("`Submitted`")));
+    let outputs: Vec<String> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Dispatch { output, .. } => Some(output.content.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(outputs[0].contains("print('helo')"));
+    assert!(outputs[2].starts_with("diff --git"));
+}
+
+#[test]
+fn mini_swe_agent_tool_calls_replay_and_the_exit_message_is_noted() {
+    let (trace, notes) = replayed("mini-swe-agent-v2.traj.json");
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (2, 2));
+    assert!(notes.iter().any(|n| n.contains("role `exit`")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("`call_1` has no recorded result"))
+    );
+}
+
+#[test]
+fn a_trajectory_can_be_named_with_from() {
+    let path = format!(
+        "{}/tests/fixtures/mini-swe-agent-v1.traj.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let forced = open(&path, Some(Format::Trajectory)).unwrap();
+    assert_eq!(forced.runs.len(), 1);
+    // Read as a plain conversation, every observation starts a new run.
+    let plain = open(&path, Some(Format::Conversation)).unwrap();
+    assert!(plain.runs.len() > 1);
+}
