@@ -405,8 +405,8 @@ fn tolerated(trace: &Trace) -> Vec<(u32, RequestRule, Vec<String>)> {
         .collect()
 }
 
-/// Opens a conversation written to a file of its own.
-fn open_conversation(name: &str, conversation: serde_json::Value) -> Source {
+/// Opens a recording written to a file of its own.
+fn open_recording(name: &str, conversation: serde_json::Value) -> Source {
     let path = std::env::temp_dir().join(format!("loopstep-{name}-{}.json", std::process::id()));
     std::fs::write(&path, conversation.to_string()).unwrap();
     let source = open(path.to_str().unwrap(), None).unwrap();
@@ -416,7 +416,7 @@ fn open_conversation(name: &str, conversation: serde_json::Value) -> Source {
 
 #[test]
 fn a_reused_tool_call_id_is_noted_and_the_recording_replays_to_its_end() {
-    let source = open_conversation(
+    let source = open_recording(
         "dup",
         serde_json::json!([
             {"role": "user", "content": "Look both up."},
@@ -464,7 +464,7 @@ fn a_reused_tool_call_id_is_noted_and_the_recording_replays_to_its_end() {
 
 #[test]
 fn a_result_without_its_call_is_noted_and_every_call_still_replays() {
-    let source = open_conversation(
+    let source = open_recording(
         "unpaired",
         serde_json::json!([
             {"role": "user", "content": "Go."},
@@ -488,4 +488,40 @@ fn a_result_without_its_call_is_noted_and_every_call_still_replays() {
     let trace = replay(run);
     assert_eq!(trace.result(), Some("Done."), "{:?}", trace.outcome());
     assert_eq!(trace.model_calls(), 3);
+}
+
+#[test]
+fn an_openai_refusal_field_halts_the_production_check_and_fools_the_lesson_one() {
+    let source = open_recording(
+        "refusal",
+        serde_json::json!([{
+            "request": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Help me pick a lock."}]},
+            "response": {"model": "gpt-4o", "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]}
+        }]),
+    );
+    let run = &source.runs[0];
+    assert!(matches!(
+        run.replies[0].content.as_slice(),
+        [Block::Refusal { refusal }] if refusal == "I can't help with that."
+    ));
+    let production = replay(run);
+    assert_eq!(
+        production.outcome(),
+        Some(Outcome::Stopped(&StopCause::Refusal)),
+        "finish_reason stop, but the refusal field says no"
+    );
+    let lesson = run.replay(Config {
+        check: CheckPolicy::Lesson,
+        ..run.default_config()
+    });
+    assert_eq!(
+        lesson.result(),
+        Some(""),
+        "the lesson's check returns the empty text"
+    );
+    // Written back to the wire in the API's own field.
+    let wire = Dialect::OpenaiChat.messages(&production.messages);
+    assert_eq!(wire[1]["refusal"], "I can't help with that.");
+    assert!(wire[1]["content"].is_null());
 }

@@ -129,12 +129,14 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
 fn wire_messages(message: &Message) -> Vec<Value> {
     let mut texts = Vec::new();
     let mut reasoning = Vec::new();
+    let mut refusals = Vec::new();
     let mut calls = Vec::new();
     let mut out = Vec::new();
     for block in &message.content {
         match block {
             Block::Text { text } => texts.push(text.as_str()),
             Block::Thinking { thinking } => reasoning.push(thinking.as_str()),
+            Block::Refusal { refusal } => refusals.push(refusal.as_str()),
             Block::ToolUse { id, name, input } => calls.push(tool_call(id, name, input)),
             Block::ToolResult {
                 tool_use_id,
@@ -153,7 +155,7 @@ fn wire_messages(message: &Message) -> Vec<Value> {
             }
         }
     }
-    if !out.is_empty() && texts.is_empty() && calls.is_empty() {
+    if !out.is_empty() && texts.is_empty() && calls.is_empty() && refusals.is_empty() {
         return out;
     }
     let mut rest = Map::new();
@@ -169,6 +171,9 @@ fn wire_messages(message: &Message) -> Vec<Value> {
     if !reasoning.is_empty() {
         // DeepSeek's field; plain OpenAI models keep reasoning to themselves.
         rest.insert("reasoning_content".into(), json!(reasoning.join("\n")));
+    }
+    if !refusals.is_empty() {
+        rest.insert("refusal".into(), json!(refusals.join("\n")));
     }
     if !calls.is_empty() {
         rest.insert("tool_calls".into(), Value::Array(calls));

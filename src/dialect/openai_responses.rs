@@ -137,6 +137,11 @@ fn item(role: Role, block: &Block) -> Value {
             "type": "reasoning",
             "summary": [{ "type": "summary_text", "text": thinking }],
         }),
+        Block::Refusal { refusal } => json!({
+            "type": "message",
+            "role": role.as_str(),
+            "content": [{ "type": "refusal", "refusal": refusal }],
+        }),
         Block::ToolUse { id, name, input } => tool_call(id, name, input),
         Block::ToolResult {
             tool_use_id,
@@ -209,6 +214,16 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     }
 }
 
+/// The text of a `refusal` content part, where a message holds one.
+fn refusal_part(content: Option<&Value>) -> Option<String> {
+    content?
+        .as_array()?
+        .iter()
+        .filter(|part| part.get("type").and_then(Value::as_str) == Some("refusal"))
+        .find_map(|part| part.get("refusal").and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
 /// One item of an `input` or `output` list, as the block it becomes and
 /// the role of the message it belongs to.
 fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
@@ -222,6 +237,9 @@ fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
             } else {
                 Role::Assistant
             };
+            if let Some(refusal) = refusal_part(object.get("content")) {
+                return Some((role, Block::Refusal { refusal }));
+            }
             let text = reader.text_of(object.get("content"));
             (!text.is_empty()).then_some((role, Block::Text { text }))
         }

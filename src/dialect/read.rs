@@ -88,6 +88,14 @@ impl Reader {
                     });
                 }
                 self.blocks_into(object.get("content"), &mut content);
+                if let Some(refusal) = object.get("refusal").and_then(Value::as_str)
+                    && !refusal.is_empty()
+                {
+                    self.openai = true;
+                    content.push(Block::Refusal {
+                        refusal: refusal.to_owned(),
+                    });
+                }
                 if let Some(calls) = object.get("tool_calls").and_then(Value::as_array) {
                     self.openai = true;
                     content.extend(

@@ -98,6 +98,15 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
         _ if policy == CheckPolicy::Lesson => return Verdict::Answer,
         _ => {}
     }
+    // OpenAI says a refusal in a field of its own, under the stop reason of
+    // a finished answer: https://platform.openai.com/docs/guides/structured-outputs#refusals
+    let refused = reply
+        .content
+        .iter()
+        .any(|b| matches!(b, super::message::Block::Refusal { .. }));
+    if refused && !has_tool_calls {
+        return Verdict::Stop(StopCause::Refusal);
+    }
     let stop = |cause| Verdict::Stop(cause);
     match reason {
         StopReason::MaxTokens if has_tool_calls => stop(StopCause::TruncatedCall),

@@ -33,6 +33,11 @@ pub enum Block {
     Thinking {
         thinking: String,
     },
+    /// The model declined, in the API's own refusal field (OpenAI's
+    /// `refusal`), which is not the answer's text.
+    Refusal {
+        refusal: String,
+    },
     /// A tool request. `input` is normally a JSON object; a string holds raw
     /// arguments text (as OpenAI sends them), parsed only at dispatch.
     ToolUse {
@@ -56,6 +61,7 @@ impl Block {
         match self {
             Block::Text { text } => text.chars().count(),
             Block::Thinking { thinking } => thinking.chars().count(),
+            Block::Refusal { refusal } => refusal.chars().count(),
             Block::ToolUse { name, input, .. } => {
                 name.chars().count() + input.to_string().chars().count()
             }

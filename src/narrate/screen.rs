@@ -49,6 +49,11 @@ impl Say {
         self.pick("thinking", "思考")
     }
 
+    /// The API's own refusal field (OpenAI's `refusal`).
+    pub fn kind_refusal(self) -> &'static str {
+        self.pick("refusal", "拒绝")
+    }
+
     pub fn empty_message(self) -> &'static str {
         self.pick("(empty)", "（空）")
     }

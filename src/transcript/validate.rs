@@ -136,7 +136,7 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                         );
                     }
                 }
-                Block::Text { .. } | Block::Thinking { .. } => {}
+                Block::Text { .. } | Block::Thinking { .. } | Block::Refusal { .. } => {}
             }
         }
     }

@@ -310,6 +310,10 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
         .map(|block| match block {
             Block::Text { text: t } => Line::styled(text(t), theme::TEXT),
             Block::Thinking { thinking } => Line::styled(text(thinking), theme::THINKING),
+            Block::Refusal { refusal } => Line::from(vec![
+                Span::styled(format!("{} ", say.kind_refusal()), theme::ERROR),
+                Span::styled(text(refusal), theme::TEXT),
+            ]),
             Block::ToolUse { id, name, input } => Line::from(vec![
                 Span::styled(format!("{} ", say.w.tool_request), theme::BLOCK_KIND),
                 Span::raw(format!(

@@ -166,6 +166,14 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             format!("{} {}", say.kind_thinking(), one_line(thinking, rest(9))),
             theme::THINKING,
         )],
+        Block::Refusal { refusal } => {
+            let label = say.kind_refusal();
+            let used = crate::text::width(label) + 1;
+            vec![
+                Span::styled(label, theme::ERROR),
+                Span::styled(format!(" {}", one_line(refusal, rest(used))), theme::TEXT),
+            ]
+        }
         Block::ToolUse { id, name, input } => {
             let kind_width = crate::text::width(w.tool_request);
             let head = format!(" {} {} ", shown_id(id, room), one_line(name, 20));
