@@ -525,3 +525,37 @@ fn an_openai_refusal_field_halts_the_production_check_and_fools_the_lesson_one()
     assert_eq!(wire[1]["refusal"], "I can't help with that.");
     assert!(wire[1]["content"].is_null());
 }
+
+#[test]
+fn a_session_still_being_written_loads_without_its_cut_off_last_line() {
+    let whole = std::fs::read_to_string(fixture("claude-code.jsonl")).unwrap();
+    let lines = whole.lines().count();
+    let cut = &whole[..whole.trim_end().len() - 30];
+    let path = std::env::temp_dir().join(format!("loopstep-cut-{}.jsonl", std::process::id()));
+    std::fs::write(&path, cut).unwrap();
+    let source = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    let source = source.unwrap();
+    assert_eq!(source.format, Format::ClaudeCode);
+    let note = format!("line {lines}, the last, is cut off");
+    assert!(
+        source.notes.iter().any(|n| n.to_string().contains(&note)),
+        "{:?}",
+        source.notes
+    );
+    // Cut anywhere else, the file is broken, and says where.
+    let broken: String = whole
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == 3 { &l[..l.len() / 2] } else { l })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = std::env::temp_dir().join(format!("loopstep-broken-{}.jsonl", std::process::id()));
+    std::fs::write(&path, broken).unwrap();
+    let error = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        matches!(error, Err(LoadError::Syntax { line: 4, .. })),
+        "{error:?}"
+    );
+}

@@ -49,6 +49,12 @@ impl Say {
             (Lang::Zh, Note::ManyChoices { response, choices }) => {
                 format!("第 {response} 个响应有 {choices} 个候选；重放第一个")
             }
+            (Lang::En, Note::UnfinishedLastLine { line }) => {
+                format!("line {line}, the last, is cut off (a log still being written?): left out")
+            }
+            (Lang::Zh, Note::UnfinishedLastLine { line }) => {
+                format!("第 {line} 行（最后一行）不完整（日志还在写入？）：已略去")
+            }
             (Lang::En, Note::AgentExit { status }) => {
                 format!("the agent's log says the run ended with exit status `{status}`")
             }

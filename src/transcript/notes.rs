@@ -31,6 +31,8 @@ pub enum Note {
     Skipped { what: Skip, count: usize },
     /// How the agent's own log says the run ended.
     AgentExit { status: String },
+    /// The last line of a JSON Lines log, cut off mid-way: left out.
+    UnfinishedLastLine { line: usize },
     /// A note as a transcript file wrote it.
     Text(String),
 }

@@ -69,6 +69,13 @@ enum Parsed {
     Lines(Vec<Value>),
 }
 
+/// The text parsed, and the number of a last line left out because it was
+/// cut off (a log still being written).
+struct ParsedText {
+    parsed: Parsed,
+    unfinished_line: Option<usize>,
+}
+
 /// Reads `text`, in `from` or else the format it is recognised as.
 /// `name` names the runs; `origin` names the file in messages. The text is
 /// let go as soon as it is parsed, so that a large file is not held twice.
@@ -79,7 +86,10 @@ pub fn load(
     from: Option<Format>,
     lang: Lang,
 ) -> Result<Source, LoadError> {
-    let parsed = parse(&text, origin)?;
+    let ParsedText {
+        parsed,
+        unfinished_line,
+    } = parse(&text, origin)?;
     let format = match from {
         Some(format) => format,
         None => detect(&parsed).ok_or_else(|| LoadError::NotRecognized {
@@ -99,7 +109,10 @@ pub fn load(
     }
     drop(text);
     let mut reader = Reader::default();
-    let mut notes = Vec::new();
+    let mut notes: Vec<Note> = unfinished_line
+        .map(|line| Note::UnfinishedLastLine { line })
+        .into_iter()
+        .collect();
     let mut main = Recording {
         name: name.to_owned(),
         source: format!("{} `{origin}`", format.describe()),
@@ -173,18 +186,37 @@ pub fn load(
     })
 }
 
-fn parse(text: &str, origin: &str) -> Result<Parsed, LoadError> {
+fn parse(text: &str, origin: &str) -> Result<ParsedText, LoadError> {
     let document_error = match serde_json::from_str::<Value>(text) {
-        Ok(value) => return Ok(Parsed::Document(value)),
+        Ok(value) => {
+            return Ok(ParsedText {
+                parsed: Parsed::Document(value),
+                unfinished_line: None,
+            });
+        }
         Err(e) => e,
     };
     let mut lines = Vec::new();
+    let last = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+        .map(|(number, _)| number);
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<Value>(line) {
             Ok(value) => lines.push(value),
+            // The last line of a log still being written may be cut off:
+            // what came before it is whole.
+            Err(e) if e.is_eof() && Some(number) == last && lines.len() >= 2 => {
+                return Ok(ParsedText {
+                    parsed: Parsed::Lines(lines),
+                    unfinished_line: Some(number + 1),
+                });
+            }
             // Not JSON Lines either: report the whole-document error, which
             // points into the file as one JSON text.
             Err(_) if number == 0 || lines.is_empty() => {
@@ -206,7 +238,10 @@ fn parse(text: &str, origin: &str) -> Result<Parsed, LoadError> {
     if lines.len() < 2 {
         return Err(LoadError::from_json(origin, String::new(), document_error));
     }
-    Ok(Parsed::Lines(lines))
+    Ok(ParsedText {
+        parsed: Parsed::Lines(lines),
+        unfinished_line: None,
+    })
 }
 
 fn detect(parsed: &Parsed) -> Option<Format> {
