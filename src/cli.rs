@@ -157,6 +157,14 @@ pub enum Command {
     },
     /// List the built-in runs.
     List,
+    /// Print a completion script for a shell, e.g.
+    /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
+    /// `loopstep completions zsh > ~/.zfunc/_loopstep`,
+    /// `loopstep completions fish > ~/.config/fish/completions/loopstep.fish`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Check a transcript or recording and report every problem found in it.
     Validate {
         /// The path of a transcript file (or a built-in run's name).
@@ -402,6 +410,12 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 Format::Text => emit(&report::text(&source, &traces, lang))?,
                 Format::Json => write_json(&report::json(&source, &traces))?,
             }
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "loopstep", &mut script);
+            emit(&String::from_utf8_lossy(&script))?;
         }
         Command::List => {
             let mut listing = String::new();

@@ -687,3 +687,15 @@ fn json_of_a_multi_run_log_does_not_repeat_each_runs_history() {
         "the run's messages start at its own question"
     );
 }
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.code, 0, "{shell}: {}", out.stderr);
+        for word in ["validate", "import", "max-turns", "trajectory"] {
+            assert!(out.stdout.contains(word), "{shell} lacks {word}");
+        }
+    }
+    assert_bad_input(&["completions", "cmd.exe"], &["possible values"]);
+}
