@@ -1,6 +1,7 @@
 //! No input makes loopstep panic: random JSON built from the words of the
 //! formats it reads, and random bytes, go through every importer and, when
-//! they load, through a replay.
+//! they load, through a replay; so do the fixtures, real recordings
+//! included, after random changes anywhere in them.
 
 use loopstep::narrate::Lang;
 use loopstep::transcript::{Format, import};
@@ -45,6 +46,14 @@ const KEYS: &[&str] = &[
     "tool_call_id",
     "input_tokens",
     "base",
+    "history",
+    "tool_call_ids",
+    "is_demo",
+    "action",
+    "trajectory_format",
+    "info",
+    "exit_status",
+    "refusal",
 ];
 
 const WORDS: &[&str] = &[
@@ -106,6 +115,7 @@ fn load_and_replay(text: &str) {
         Some(Format::Conversation),
         Some(Format::Exchanges),
         Some(Format::ClaudeCode),
+        Some(Format::Trajectory),
     ];
     for from in forced {
         if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", from, Lang::Zh) {
@@ -137,6 +147,117 @@ fn message() -> impl Strategy<Value = Value> {
             "tool_calls": [{"id": id, "type": "function", "function": {"name": "search", "arguments": "{\"q\": 1"}}]})),
         id.prop_map(|id| serde_json::json!({"role": "tool", "tool_call_id": id, "content": "r"})),
     ]
+}
+
+/// Every fixture, real recordings included, as parsed JSON: a document, or
+/// the lines of a JSON Lines file as an array (`true`).
+fn fixtures() -> Vec<(Value, bool)> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let mut found = Vec::new();
+    for dir in [root.to_owned(), format!("{root}/real")] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") || path.is_dir() {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            match serde_json::from_str(&text) {
+                Ok(document) => found.push((document, false)),
+                Err(_) => {
+                    let lines = text.lines().filter(|l| !l.trim().is_empty());
+                    let lines = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
+                    found.push((Value::Array(lines), true));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every value inside `value`, as a JSON pointer.
+fn pointers(value: &Value, at: String, all: &mut Vec<String>) {
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                pointers(item, format!("{at}/{i}"), all);
+            }
+        }
+        Value::Object(fields) => {
+            for (key, item) in fields {
+                let key = key.replace('~', "~0").replace('/', "~1");
+                pointers(item, format!("{at}/{key}"), all);
+            }
+        }
+        _ => {}
+    }
+    all.push(at);
+}
+
+/// One change to a document: a value replaced, or removed from its parent.
+#[derive(Debug, Clone)]
+enum Mutation {
+    Replace(usize, Value),
+    Remove(usize),
+}
+
+fn mutate(document: &mut Value, mutation: &Mutation) {
+    let mut all = Vec::new();
+    pointers(document, String::new(), &mut all);
+    let (Mutation::Replace(at, _) | Mutation::Remove(at)) = mutation;
+    let pointer = &all[at % all.len()];
+    match mutation {
+        Mutation::Replace(_, new) => {
+            if let Some(old) = document.pointer_mut(pointer) {
+                *old = new.clone();
+            }
+        }
+        Mutation::Remove(_) => {
+            let Some((parent, last)) = pointer.rsplit_once('/') else {
+                return;
+            };
+            match document.pointer_mut(parent) {
+                Some(Value::Object(fields)) => {
+                    fields.remove(&last.replace("~1", "/").replace("~0", "~"));
+                }
+                Some(Value::Array(items)) => {
+                    if let Ok(i) = last.parse::<usize>() {
+                        items.remove(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), json()).prop_map(|(at, v)| Mutation::Replace(at, v)),
+        any::<usize>().prop_map(Mutation::Remove),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_fixture_mutated_at_random_loads_and_replays_or_says_why(
+        which in any::<usize>(),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        let all = fixtures();
+        let (mut document, lines) = all[which % all.len()].clone();
+        for m in &mutations {
+            mutate(&mut document, m);
+        }
+        let text = match (&document, lines) {
+            (Value::Array(items), true) => {
+                items.iter().map(Value::to_string).collect::<Vec<_>>().join("\n")
+            }
+            _ => document.to_string(),
+        };
+        load_and_replay(&text);
+    }
 }
 
 proptest! {
