@@ -267,6 +267,72 @@ impl Checker {
     }
 }
 
+/// A streamed Messages response put back together: `message_start` holds
+/// the message without content; each block opens with
+/// `content_block_start` at its `index`, grows by `content_block_delta`
+/// (text, thinking, a signature, or tool input as pieces of JSON text
+/// parsed once the block stops) and closes with `content_block_stop`;
+/// `message_delta` brings the stop reason and running usage totals.
+/// https://docs.anthropic.com/en/docs/build-with-claude/streaming
+pub fn reassemble(events: &[Value]) -> Value {
+    use super::stream::{append, set};
+    let mut message = json!({});
+    let mut blocks: Vec<Value> = Vec::new();
+    let mut inputs: Vec<String> = Vec::new();
+    for event in events {
+        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        match event.get("type").and_then(Value::as_str).unwrap_or("") {
+            "message_start" => {
+                message = event.get("message").cloned().unwrap_or_else(|| json!({}));
+            }
+            "content_block_start" if index <= blocks.len() + 1_000 => {
+                if blocks.len() <= index {
+                    blocks.resize(index + 1, Value::Null);
+                    inputs.resize(index + 1, String::new());
+                }
+                blocks[index] = event.get("content_block").cloned().unwrap_or(Value::Null);
+            }
+            "content_block_delta" if index < blocks.len() => {
+                let delta = event.get("delta").unwrap_or(&Value::Null);
+                let text = |field| delta.get(field).and_then(Value::as_str).unwrap_or("");
+                match delta.get("type").and_then(Value::as_str).unwrap_or("") {
+                    "text_delta" => append(&mut blocks[index], "text", text("text")),
+                    "thinking_delta" => append(&mut blocks[index], "thinking", text("thinking")),
+                    // Sent once, just before the block stops.
+                    "signature_delta" => {
+                        set(&mut blocks[index], "signature", json!(text("signature")))
+                    }
+                    "input_json_delta" => inputs[index].push_str(text("partial_json")),
+                    _ => {}
+                }
+            }
+            "content_block_stop" if index < blocks.len() && !inputs[index].is_empty() => {
+                let raw = std::mem::take(&mut inputs[index]);
+                // Unparsable input stays raw text, as a recording's would.
+                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
+                set(&mut blocks[index], "input", input);
+            }
+            "message_delta" => {
+                let delta = event.get("delta").and_then(Value::as_object);
+                for (field, value) in delta.into_iter().flatten() {
+                    set(&mut message, field, value.clone());
+                }
+                // Totals so far, not increments: the newest wins.
+                let usage = event.get("usage").and_then(Value::as_object);
+                for (field, value) in usage.into_iter().flatten() {
+                    if let Some(totals) = message.get_mut("usage") {
+                        set(totals, field, value.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    blocks.retain(|b| !b.is_null());
+    set(&mut message, "content", Value::Array(blocks));
+    message
+}
+
 /// A Messages API response: content blocks and `stop_reason`.
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let mut content = Vec::new();

@@ -10,6 +10,7 @@ mod anthropic;
 mod openai_chat;
 mod openai_responses;
 pub mod read;
+pub mod stream;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -302,6 +302,78 @@ pub fn read_tool_call(reader: &mut Reader, value: &Value) -> Option<Block> {
     })
 }
 
+/// A streamed chat completion put back together: `chat.completion.chunk`
+/// objects whose first choice's `delta` adds to the message (content and
+/// refusal text, tool calls by `index`: id and name first, then pieces of
+/// `arguments`), the last one with `finish_reason`, and an optional final
+/// chunk with `usage` and no choices.
+/// https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+pub fn reassemble(events: &[Value]) -> Value {
+    use super::stream::{append, set};
+    let mut message = json!({"role": "assistant", "content": null});
+    let mut calls: Vec<Value> = Vec::new();
+    let mut finish_reason = Value::Null;
+    let mut response = json!({"object": "chat.completion"});
+    for chunk in events {
+        for field in ["id", "model", "created", "usage"] {
+            if let Some(value) = chunk.get(field).filter(|v| !v.is_null()) {
+                set(&mut response, field, value.clone());
+            }
+        }
+        // The first choice is the one replayed; others are noted elsewhere.
+        let Some(choice) = chunk
+            .get("choices")
+            .and_then(Value::as_array)
+            .and_then(|c| {
+                c.iter()
+                    .find(|c| c.get("index").and_then(Value::as_u64) == Some(0))
+            })
+        else {
+            continue;
+        };
+        if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
+            finish_reason = reason.clone();
+        }
+        let delta = choice.get("delta").unwrap_or(&Value::Null);
+        for field in ["content", "refusal", "reasoning_content"] {
+            if let Some(text) = delta.get(field).and_then(Value::as_str) {
+                append(&mut message, field, text);
+            }
+        }
+        for piece in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let index = piece.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+            if index > calls.len() + 1_000 {
+                continue;
+            }
+            if calls.len() <= index {
+                calls.resize(index + 1, json!({"type": "function", "function": {}}));
+            }
+            let call = &mut calls[index];
+            if let Some(id) = piece.get("id").filter(|v| v.is_string()) {
+                set(call, "id", id.clone());
+            }
+            let function = piece.get("function").unwrap_or(&Value::Null);
+            if let Some(name) = function.get("name").and_then(Value::as_str) {
+                set(&mut call["function"], "name", json!(name));
+            }
+            if let Some(arguments) = function.get("arguments").and_then(Value::as_str) {
+                append(&mut call["function"], "arguments", arguments);
+            }
+        }
+    }
+    if !calls.is_empty() {
+        set(&mut message, "tool_calls", Value::Array(calls));
+    }
+    let choice = json!({"index": 0, "message": message, "finish_reason": finish_reason});
+    set(&mut response, "choices", json!([choice]));
+    response
+}
+
 /// A chat completion: the first choice's message and `finish_reason`.
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let choices = response.get("choices").and_then(Value::as_array);

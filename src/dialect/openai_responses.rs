@@ -187,6 +187,22 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
 
 /// A response: its `output` items, and its `status`, or for an incomplete
 /// one the reason (see [`STOPS`]).
+/// A streamed Responses call put back together: its last event,
+/// `response.completed` (or `.incomplete`, `.failed`), carries the whole
+/// response object; the deltas before it only build it up.
+/// https://platform.openai.com/docs/api-reference/responses-streaming
+pub fn reassemble(events: &[Value]) -> Option<Value> {
+    events.iter().rev().find_map(|event| {
+        let kind = event.get("type").and_then(Value::as_str)?;
+        matches!(
+            kind,
+            "response.completed" | "response.incomplete" | "response.failed"
+        )
+        .then(|| event.get("response").cloned())
+        .flatten()
+    })
+}
+
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let content: Vec<Block> = response
         .get("output")

@@ -7,11 +7,13 @@
 //! reply produced (a tool call the client made itself) is kept as an
 //! insertion, and a history the client rewrote is reported.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
-use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, is_prompt, only_results, tool_definitions};
+use crate::dialect::{Dialect, stream};
 use crate::engine::{Block, Message, Role};
 use crate::transcript::Note;
 
@@ -24,14 +26,15 @@ pub fn read(
 ) -> Dialect {
     let api = exchanges
         .first()
-        .and_then(|e| e.get("response"))
-        .map_or(Dialect::AnthropicMessages, Dialect::of_response);
+        .and_then(response_of)
+        .map_or(Dialect::AnthropicMessages, |r| Dialect::of_response(&r));
     for (k, exchange) in exchanges.iter().enumerate() {
-        let (Some(request), Some(response)) = (exchange.get("request"), exchange.get("response"))
+        let (Some(request), Some(response)) = (exchange.get("request"), response_of(exchange))
         else {
             notes.push(Note::ExchangeIncomplete { number: k + 1 });
             continue;
         };
+        let response = response.as_ref();
         // Clients may offer more tools as the run goes on: keep them all.
         for tool in tool_definitions(request.get("tools")) {
             if !recording.tools.iter().any(|t| t.name == tool.name) {
@@ -92,6 +95,15 @@ pub fn read(
         });
     }
     api
+}
+
+/// An exchange's response: the object, or a streamed body (server-sent
+/// events, recorded as a string) put back together into it.
+fn response_of(exchange: &Value) -> Option<Cow<'_, Value>> {
+    match exchange.get("response")? {
+        Value::String(body) => stream::reassemble(body).map(Cow::Owned),
+        object => Some(Cow::Borrowed(object)),
+    }
 }
 
 /// The first request: everything before its last prompt is context.

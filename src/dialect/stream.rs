@@ -1,0 +1,87 @@
+//! Streamed responses: a recorder that logs a streaming call keeps the
+//! body as server-sent events, not as the response object. Here the events
+//! are read back and put together into the object the same call would
+//! have returned unstreamed, in each API's own way.
+//!
+//! The framing is the SSE one every API here uses: events are `field:
+//! value` lines ended by a blank line; a `data:` line carries JSON; lines
+//! starting with `:` are comments; Chat Completions ends with
+//! `data: [DONE]`.
+//! https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#event_stream_format
+
+use serde_json::Value;
+
+use super::{anthropic, openai_chat, openai_responses};
+
+/// The response a streamed body adds up to, or `None` when it holds no
+/// event of a known API.
+pub fn reassemble(body: &str) -> Option<Value> {
+    let events = events(body);
+    let first = events.first()?;
+    let kind = first.get("type").and_then(Value::as_str).unwrap_or("");
+    if kind == "message_start" {
+        Some(anthropic::reassemble(&events))
+    } else if first.get("object").and_then(Value::as_str) == Some("chat.completion.chunk") {
+        Some(openai_chat::reassemble(&events))
+    } else if kind.starts_with("response.") {
+        openai_responses::reassemble(&events)
+    } else {
+        None
+    }
+}
+
+/// The JSON of each event's data, in order; what is not JSON is left out.
+fn events(body: &str) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut data = String::new();
+    // A blank line ends an event; the end of the body ends the last one.
+    for line in body.lines().chain(std::iter::once("")) {
+        if line.is_empty() {
+            if let Ok(event) = serde_json::from_str(&data) {
+                events.push(event);
+            }
+            data.clear();
+        } else if let Some(value) = line.strip_prefix("data:") {
+            if !data.is_empty() {
+                data.push('\n');
+            }
+            data.push_str(value.strip_prefix(' ').unwrap_or(value));
+        }
+    }
+    events
+}
+
+/// Appends `more` to the string at `field` of `object`, making it one;
+/// nothing when `object` is no object (a stream may hold anything).
+pub(super) fn append(object: &mut Value, field: &str, more: &str) {
+    let Some(fields) = object.as_object_mut() else {
+        return;
+    };
+    let before = fields.get(field).and_then(Value::as_str).unwrap_or("");
+    let joined = format!("{before}{more}");
+    fields.insert(field.to_owned(), Value::String(joined));
+}
+
+/// Sets `field` of `object` to `value`; nothing when `object` is no object.
+pub(super) fn set(object: &mut Value, field: &str, value: Value) {
+    if let Some(fields) = object.as_object_mut() {
+        fields.insert(field.to_owned(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_read_from_data_lines_and_comments_and_done_are_skipped() {
+        let body = ": a comment\nevent: ping\ndata: {\"type\": \"ping\"}\n\ndata: {\"a\":\ndata: 1}\n\ndata: [DONE]\n";
+        assert_eq!(
+            events(body),
+            [
+                serde_json::json!({"type": "ping"}),
+                serde_json::json!({"a": 1})
+            ]
+        );
+    }
+}

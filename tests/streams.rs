@@ -1,0 +1,127 @@
+//! Exchange logs whose responses were streamed: the server-sent events are
+//! put back together into the response each API would have sent whole.
+//! The bodies are real recordings (fixtures/real/SOURCES.md).
+
+use loopstep::dialect::Dialect;
+use loopstep::engine::{Block, Event, Outcome, StopCause, Trace, Usage};
+use loopstep::transcript::{Source, Transcript, open};
+use serde_json::json;
+
+fn load(name: &str) -> Source {
+    let path = format!("{}/tests/fixtures/real/{name}", env!("CARGO_MANIFEST_DIR"));
+    open(&path, None).unwrap()
+}
+
+fn only_run(source: &Source) -> (&Transcript, Trace) {
+    assert_eq!(source.runs.len(), 1);
+    let run = &source.runs[0];
+    (run, run.replay(run.default_config()))
+}
+
+fn stop_reasons(run: &Transcript) -> Vec<(&str, bool)> {
+    run.replies
+        .iter()
+        .map(|r| (r.stop_reason.as_str(), r.stop_reason_inferred))
+        .collect()
+}
+
+#[test]
+fn an_anthropic_stream_gives_its_blocks_tool_input_and_final_usage() {
+    let source = load("anthropic-streamed-server-tool.exchanges.json");
+    let (run, trace) = only_run(&source);
+    assert_eq!(run.dialect(), Dialect::AnthropicMessages);
+    assert_eq!(
+        stop_reasons(run),
+        [("tool_use", false), ("end_turn", false)]
+    );
+    let calls: Vec<_> = run.replies[0]
+        .tool_calls()
+        .map(|c| (c.name, c.input.clone()))
+        .collect();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].0, "get_exchange_rate");
+    assert!(calls[0].1.is_object(), "input parsed from its JSON pieces");
+    assert!(
+        trace
+            .result()
+            .unwrap()
+            .starts_with("The current exchange rate is")
+    );
+    // The server's own tool blocks are not the loop's: skipped, and said so.
+    let notes: Vec<String> = source
+        .notes
+        .iter()
+        .chain(&run.notes)
+        .map(|n| n.to_string())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("`server_tool_use` blocks")),
+        "{notes:?}"
+    );
+    assert!(run.replies[1].usage.is_some_and(|u| u.output_tokens > 1));
+}
+
+#[test]
+fn an_anthropic_stream_with_thinking_keeps_the_thinking_before_the_text() {
+    let source = load("anthropic-streamed-thinking.exchanges.json");
+    let (run, trace) = only_run(&source);
+    assert!(matches!(
+        run.replies[0].content.as_slice(),
+        [Block::Thinking { thinking }, Block::Text { .. }] if !thinking.is_empty()
+    ));
+    assert!(
+        trace
+            .result()
+            .unwrap()
+            .starts_with("Here are the basic steps")
+    );
+}
+
+#[test]
+fn an_openai_chat_stream_joins_the_pieces_of_tool_arguments() {
+    let source = load("openai-chat-streamed-tool-call.exchanges.json");
+    let (run, trace) = only_run(&source);
+    assert_eq!(run.dialect(), Dialect::OpenaiChat);
+    assert_eq!(stop_reasons(run), [("tool_calls", false)]);
+    let call = run.replies[0].tool_calls().next().unwrap();
+    assert_eq!(call.name, "get_weather");
+    assert_eq!(call.input, &json!({"city": "New York City"}));
+    // The usage chunk, which comes after the last choice, is kept.
+    assert!(matches!(run.replies[0].usage, Some(Usage { input_tokens, .. }) if input_tokens > 0));
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+}
+
+#[test]
+fn an_openai_chat_stream_of_refusal_pieces_halts_as_a_refusal() {
+    let source = load("openai-chat-streamed-refusal.exchanges.json");
+    let (run, trace) = only_run(&source);
+    assert!(matches!(
+        run.replies[0].content.as_slice(),
+        [Block::Refusal { refusal }] if refusal == "I'm sorry, I can't assist with that request."
+    ));
+    assert_eq!(trace.outcome(), Some(Outcome::Stopped(&StopCause::Refusal)));
+}
+
+#[test]
+fn an_openai_responses_stream_is_its_completed_response() {
+    let source = load("openai-responses-streamed.exchanges.json");
+    let (run, trace) = only_run(&source);
+    assert_eq!(run.dialect(), Dialect::OpenaiResponses);
+    assert_eq!(
+        stop_reasons(run),
+        [("completed", false), ("completed", false)]
+    );
+    assert_eq!(trace.result(), Some("The capital of France is Paris."));
+    let dispatched = trace.steps.iter().find_map(|s| match &s.event {
+        Event::Dispatch { name, .. } => Some(name.as_str()),
+        _ => None,
+    });
+    assert_eq!(dispatched, Some("get_capital"));
+    // The recorded client answered the call under the item's id instead of
+    // its call_id: the import says so rather than pairing them by guess.
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.to_string().contains("answers no tool call"))
+    );
+}
