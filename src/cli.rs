@@ -254,6 +254,8 @@ pub enum FromFormat {
     ClaudeCode,
     /// A SWE-agent or mini-swe-agent trajectory.
     Trajectory,
+    /// A Codex CLI session rollout.
+    Codex,
 }
 
 impl FromFormat {
@@ -264,6 +266,7 @@ impl FromFormat {
             FromFormat::Exchanges => SourceFormat::Exchanges,
             FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
             FromFormat::Trajectory => SourceFormat::Trajectory,
+            FromFormat::Codex => SourceFormat::Codex,
         }
     }
 }

@@ -54,6 +54,10 @@ const KEYS: &[&str] = &[
     "info",
     "exit_status",
     "refusal",
+    "payload",
+    "response_item",
+    "session_meta",
+    "call_id",
 ];
 
 const WORDS: &[&str] = &[
@@ -116,6 +120,7 @@ fn load_and_replay(text: &str) {
         Some(Format::Exchanges),
         Some(Format::ClaudeCode),
         Some(Format::Trajectory),
+        Some(Format::Codex),
     ];
     for from in forced {
         if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", from, Lang::Zh) {

@@ -1,5 +1,6 @@
-//! Agent trajectories replayed to their end: SWE-agent `.traj` files (real
-//! ones, see fixtures/real/SOURCES.md) and mini-swe-agent's two formats.
+//! Agent trajectories replayed to their end: SWE-agent `.traj` files and
+//! Codex CLI rollouts (real ones, see fixtures/real/SOURCES.md), and
+//! mini-swe-agent's two formats.
 
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Event, Outcome, RequestRule, Trace};
@@ -136,4 +137,40 @@ fn a_trajectory_can_be_named_with_from() {
     // Read as a plain conversation, every observation starts a new run.
     let plain = open(&path, Some(Format::Conversation)).unwrap();
     assert!(plain.runs.len() > 1);
+}
+
+#[test]
+fn a_codex_rollout_replays_its_shell_calls_in_the_responses_dialect() {
+    let source = fixture("real/codex-rollout-cut-short.jsonl");
+    assert_eq!(source.format, Format::Codex);
+    let run = &source.runs[0];
+    assert_eq!(run.dialect(), Dialect::OpenaiResponses);
+    assert!(
+        run.question
+            .starts_with("what is current repository about?")
+    );
+    assert!(
+        run.system
+            .as_deref()
+            .is_some_and(|s| s.contains("## Skills"))
+    );
+    let trace = run.replay(run.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (3, 3));
+    // The recording was cut before the final answer.
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+    let notes: Vec<String> = source.notes.iter().map(Note::to_string).collect();
+    assert!(
+        notes.iter().any(|n| n.contains("`event_msg` lines")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_codex_rollout_with_a_final_answer_ends_with_it() {
+    let source = fixture("real/codex-rollout-redacted.jsonl");
+    assert_eq!(source.format, Format::Codex);
+    let run = &source.runs[0];
+    let trace = run.replay(run.default_config());
+    assert_eq!(trace.result(), Some("[REDACTED_ASSISTANT_TEXT]"));
+    assert_eq!(trace.model_calls(), 1);
 }

@@ -2,6 +2,7 @@
 //! sessions, recognised automatically and cut into native transcripts.
 
 mod claude_code;
+mod codex;
 mod conversation;
 mod exchanges;
 mod segment;
@@ -30,6 +31,8 @@ pub enum Format {
     ClaudeCode,
     /// An agent's trajectory: SWE-agent `.traj`, mini-swe-agent `.traj.json`.
     Trajectory,
+    /// A Codex CLI session rollout (JSON Lines of Responses items).
+    Codex,
 }
 
 impl Format {
@@ -40,15 +43,17 @@ impl Format {
             Format::Exchanges => "exchange log (request/response pairs)",
             Format::ClaudeCode => "Claude Code session (JSON Lines)",
             Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
+            Format::Codex => "Codex CLI session rollout (JSON Lines)",
         }
     }
 
-    const ALL: [Format; 5] = [
+    const ALL: [Format; 6] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
         Format::ClaudeCode,
         Format::Trajectory,
+        Format::Codex,
     ];
 }
 
@@ -156,9 +161,22 @@ pub fn load(
         }
         // A trajectory is one JSON document: lines hold none.
         (Format::Trajectory, Parsed::Lines(_)) => {}
+        (Format::Codex, parsed) => {
+            let lines = match parsed {
+                Parsed::Lines(lines) => lines.as_slice(),
+                Parsed::Document(Value::Array(items)) => items.as_slice(),
+                Parsed::Document(_) => &[],
+            };
+            codex::read(lines, &mut main, &mut reader);
+        }
         (Format::Native, _) => unreachable!("handled above"),
     }
-    if format != Format::Exchanges && reader.openai {
+    // A messages list speaks OpenAI Chat once one of its messages does.
+    let by_message = matches!(
+        format,
+        Format::Conversation | Format::ClaudeCode | Format::Trajectory
+    );
+    if by_message && reader.openai {
         main.dialect = Dialect::OpenaiChat;
     }
     let dialect = main.dialect;
@@ -253,6 +271,8 @@ fn detect(parsed: &Parsed) -> Option<Format> {
             || has(v, "sessionId")
         {
             Some(Format::ClaudeCode)
+        } else if codex::is_rollout_line(v) {
+            Some(Format::Codex)
         } else if has(v, "role") {
             Some(Format::Conversation)
         } else if has(v, "version") && (has(v, "replies") || has(v, "base")) {
