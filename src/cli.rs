@@ -256,6 +256,9 @@ pub enum FromFormat {
     Trajectory,
     /// A Codex CLI session rollout.
     Codex,
+    /// An OpenHands trajectory.
+    #[value(name = "openhands")]
+    OpenHands,
 }
 
 impl FromFormat {
@@ -267,6 +270,7 @@ impl FromFormat {
             FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
             FromFormat::Trajectory => SourceFormat::Trajectory,
             FromFormat::Codex => SourceFormat::Codex,
+            FromFormat::OpenHands => SourceFormat::OpenHands,
         }
     }
 }

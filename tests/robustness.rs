@@ -121,6 +121,7 @@ fn load_and_replay(text: &str) {
         Some(Format::ClaudeCode),
         Some(Format::Trajectory),
         Some(Format::Codex),
+        Some(Format::OpenHands),
     ];
     for from in forced {
         if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", from, Lang::Zh) {

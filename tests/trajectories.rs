@@ -174,3 +174,48 @@ fn a_codex_rollout_with_a_final_answer_ends_with_it() {
     assert_eq!(trace.result(), Some("[REDACTED_ASSISTANT_TEXT]"));
     assert_eq!(trace.model_calls(), 1);
 }
+
+#[test]
+fn an_openhands_trajectory_takes_its_replies_from_the_saved_model_responses() {
+    let source = fixture("real/openhands-rename.json");
+    assert_eq!(source.format, Format::OpenHands);
+    let run = &source.runs[0];
+    assert_eq!(run.dialect(), Dialect::OpenaiChat);
+    assert_eq!(run.question, "Please rename game_2048.py to 2048.py");
+    // The finish reasons are the recorded ones, not inferred.
+    assert!(
+        run.replies
+            .iter()
+            .all(|r| !r.stop_reason_inferred && r.stop_reason == "tool_calls")
+    );
+    let trace = run.replay(run.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (4, 4));
+    // The last call is `finish`, which the harness ends on: no result.
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.to_string().contains("no recorded result"))
+    );
+    assert_eq!(trace.outcome(), Some(Outcome::RecordingEnded));
+}
+
+#[test]
+fn an_openhands_run_that_ends_in_a_message_is_answered() {
+    let source = fixture("real/openhands-todo-app.json");
+    let run = &source.runs[0];
+    let trace = run.replay(run.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (5, 4));
+    assert!(
+        trace
+            .result()
+            .unwrap()
+            .starts_with("I've created a complete Vue.js todo application")
+    );
+    let notes: Vec<String> = source.notes.iter().map(Note::to_string).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("`agent_state_changed observation` events")),
+        "{notes:?}"
+    );
+}

@@ -96,6 +96,8 @@ impl Say {
             (Lang::Zh, Skip::Demonstrations) => {
                 "示范消息（任务前给模型看的例子，不属于这次运行）".to_owned()
             }
+            (Lang::En, Skip::Events(kind)) => format!("`{kind}` events"),
+            (Lang::Zh, Skip::Events(kind)) => format!(" {kind} 事件"),
             (Lang::En, Skip::Role(role)) => format!("messages with role `{role}`"),
             (Lang::Zh, Skip::Role(role)) => format!("角色为 {role} 的消息"),
             (Lang::En, Skip::Blocks(kind)) => format!("`{kind}` blocks"),

@@ -57,6 +57,8 @@ pub enum Skip {
     ResultParts(String),
     /// Example conversations an agent shows its model before the task.
     Demonstrations,
+    /// Events of an agent's log of this kind.
+    Events(String),
     UntypedResultParts,
 }
 

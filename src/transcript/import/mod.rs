@@ -5,6 +5,7 @@ mod claude_code;
 mod codex;
 mod conversation;
 mod exchanges;
+mod openhands;
 mod segment;
 mod trajectory;
 
@@ -33,6 +34,8 @@ pub enum Format {
     Trajectory,
     /// A Codex CLI session rollout (JSON Lines of Responses items).
     Codex,
+    /// An OpenHands trajectory (a JSON array of events).
+    OpenHands,
 }
 
 impl Format {
@@ -44,16 +47,18 @@ impl Format {
             Format::ClaudeCode => "Claude Code session (JSON Lines)",
             Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
             Format::Codex => "Codex CLI session rollout (JSON Lines)",
+            Format::OpenHands => "OpenHands trajectory (an event list)",
         }
     }
 
-    const ALL: [Format; 6] = [
+    const ALL: [Format; 7] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
         Format::ClaudeCode,
         Format::Trajectory,
         Format::Codex,
+        Format::OpenHands,
     ];
 }
 
@@ -161,6 +166,11 @@ pub fn load(
         }
         // A trajectory is one JSON document: lines hold none.
         (Format::Trajectory, Parsed::Lines(_)) => {}
+        (Format::OpenHands, Parsed::Document(Value::Array(events))) => {
+            openhands::read(events, &mut main, &mut reader)
+        }
+        // An event list is one JSON array.
+        (Format::OpenHands, _) => {}
         (Format::Codex, parsed) => {
             let lines = match parsed {
                 Parsed::Lines(lines) => lines.as_slice(),
@@ -288,6 +298,9 @@ fn detect(parsed: &Parsed) -> Option<Format> {
         }
         Parsed::Document(top @ Value::Object(_)) => {
             looks_like(top).filter(|f| *f == Format::Native)
+        }
+        Parsed::Document(Value::Array(items)) if openhands::detect(items) => {
+            Some(Format::OpenHands)
         }
         Parsed::Document(Value::Array(items)) => items.first().and_then(looks_like),
         Parsed::Document(_) => None,

@@ -1,0 +1,98 @@
+//! An OpenHands trajectory: a JSON array of events, each an `action` or an
+//! `observation` from a `source` (user, agent, environment). An action the
+//! model asked for carries `tool_call_metadata`, whose `model_response` is
+//! the whole chat completion that asked for it, so the replies come from
+//! there, one per response, with their real `finish_reason`; the
+//! observation that answers a call names it by `tool_call_id`. The user's
+//! messages are the prompts; the agent's plain messages, saved without
+//! their response, are replies whose stop reason is inferred. Events that
+//! are the harness's own (state changes, recalls) are skipped and counted.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::segment::{Entry, Origin, Recording};
+use crate::dialect::Dialect;
+use crate::dialect::read::Reader;
+use crate::engine::{Block, Message, Role};
+use crate::transcript::Skip;
+
+/// Whether `items` look like an OpenHands event list.
+pub fn detect(items: &[Value]) -> bool {
+    items.first().is_some_and(|first| {
+        first.get("source").is_some_and(Value::is_string)
+            && (first.get("action").is_some() || first.get("observation").is_some())
+    })
+}
+
+pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
+    let mut responses = HashSet::new();
+    for event in events {
+        let source = event.get("source").and_then(Value::as_str).unwrap_or("");
+        let text = |path: &str| event.pointer(path).and_then(Value::as_str).unwrap_or("");
+        let meta = event.get("tool_call_metadata").filter(|m| m.is_object());
+        if let Some(action) = event.get("action").and_then(Value::as_str) {
+            match (source, action, meta) {
+                (_, _, Some(meta)) => {
+                    let Some(response) = meta.get("model_response") else {
+                        reader
+                            .skipped
+                            .add(Skip::Events(format!("{action} (no model response)")));
+                        continue;
+                    };
+                    // Several calls of one response arrive as several actions.
+                    let id = response.get("id").and_then(Value::as_str).unwrap_or("");
+                    if !id.is_empty() && !responses.insert(id.to_owned()) {
+                        continue;
+                    }
+                    let reply = Dialect::OpenaiChat.read_response(reader, response);
+                    recording.push(Entry {
+                        message: reply.message,
+                        origin: Origin::Conversation,
+                        stop_reason: reply.stop_reason,
+                        usage: reply.usage,
+                    });
+                }
+                ("user", "message", None) => {
+                    let message = Message::user_text(text("/args/content"));
+                    recording.push(Entry::new(message, Origin::Conversation));
+                }
+                ("agent", "message", None) => {
+                    let message = Message {
+                        role: Role::Assistant,
+                        content: vec![Block::Text {
+                            text: text("/args/content").to_owned(),
+                        }],
+                    };
+                    recording.push(Entry::new(message, Origin::Conversation));
+                }
+                (_, "system", None) => recording.add_system(text("/args/content").to_owned()),
+                _ => reader.skipped.add(Skip::Events(format!("{action} action"))),
+            }
+        } else if let Some(observation) = event.get("observation").and_then(Value::as_str) {
+            let id = meta
+                .and_then(|m| m.get("tool_call_id"))
+                .and_then(Value::as_str);
+            match id {
+                Some(id) => {
+                    let result = Block::ToolResult {
+                        tool_use_id: id.to_owned(),
+                        content: Arc::from(text("/content")),
+                        is_error: observation == "error",
+                    };
+                    let message = Message {
+                        role: Role::User,
+                        content: vec![result],
+                    };
+                    recording.push(Entry::new(message, Origin::Conversation));
+                }
+                None => reader
+                    .skipped
+                    .add(Skip::Events(format!("{observation} observation"))),
+            }
+        }
+    }
+    recording.dialect = Dialect::OpenaiChat;
+}
