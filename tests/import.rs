@@ -559,3 +559,59 @@ fn a_session_still_being_written_loads_without_its_cut_off_last_line() {
         "{error:?}"
     );
 }
+
+#[test]
+fn a_claude_code_project_folder_opens_as_its_sessions_with_their_sub_agents() {
+    let source = load("claude-code-project");
+    assert_eq!(source.format, Format::ClaudeCode);
+    let ids: Vec<&str> = source.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "5f1c-1",
+            "5f1c-2",
+            "5f1c-sidechain",
+            "agent-a1b2-sidechain",
+            "9e0d"
+        ]
+    );
+    let agent = &source.runs[3];
+    let trace = agent.replay(agent.default_config());
+    assert_eq!(
+        trace.result(),
+        Some("parse() is defined in calc/parser.py, line 12.")
+    );
+    // A session opened alone brings its sub-agents too.
+    let session = load("claude-code-project/5f1c.jsonl");
+    assert!(session.runs.iter().any(|r| r.id == "agent-a1b2-sidechain"));
+}
+
+#[test]
+fn a_broken_session_in_a_project_folder_is_left_out_with_a_note() {
+    let dir = std::env::temp_dir().join(format!("loopstep-project-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        fixture("claude-code-project/9e0d.jsonl"),
+        dir.join("9e0d.jsonl"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("broken.jsonl"), "{\"type\": \"user\", oops").unwrap();
+    let source = open(dir.to_str().unwrap(), None);
+    let empty = std::env::temp_dir().join(format!("loopstep-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let nothing = open(empty.to_str().unwrap(), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+    let source = source.unwrap();
+    assert_eq!(source.runs.len(), 1);
+    assert!(
+        source
+            .notes
+            .iter()
+            .any(|n| n.to_string().contains("broken.jsonl could not be read")),
+        "{:?}",
+        source.notes
+    );
+    let error = nothing.unwrap_err().to_string();
+    assert!(error.contains("holds no session"), "{error}");
+}

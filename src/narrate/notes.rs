@@ -49,6 +49,12 @@ impl Say {
             (Lang::Zh, Note::ManyChoices { response, choices }) => {
                 format!("第 {response} 个响应有 {choices} 个候选；重放第一个")
             }
+            (Lang::En, Note::Unreadable { file, error }) => {
+                format!("{file} could not be read and is left out: {error}")
+            }
+            (Lang::Zh, Note::Unreadable { file, error }) => {
+                format!("{file} 读不了，已略去：{error}")
+            }
             (Lang::En, Note::UnfinishedLastLine { line }) => {
                 format!("line {line}, the last, is cut off (a log still being written?): left out")
             }

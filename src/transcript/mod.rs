@@ -8,6 +8,7 @@ mod localize;
 mod notes;
 mod progress;
 mod required;
+mod sessions;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -267,6 +268,18 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
     }
     ensure_exists(name_or_path)?;
     let path = Path::new(name_or_path);
+    if path.is_dir() {
+        return sessions::open_project(path, how, lang);
+    }
+    let mut source = open_file(path, how, lang)?;
+    if source.format == Format::ClaudeCode {
+        sessions::add_subagents(path, &mut source, how, lang);
+    }
+    Ok(source)
+}
+
+/// Reads and imports one file, named after its stem.
+fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
     let text = read_file(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()

@@ -33,6 +33,8 @@ pub enum Note {
     AgentExit { status: String },
     /// The last line of a JSON Lines log, cut off mid-way: left out.
     UnfinishedLastLine { line: usize },
+    /// A file of a folder (a session, a sub-agent) that could not be read.
+    Unreadable { file: String, error: String },
     /// A note as a transcript file wrote it.
     Text(String),
 }

@@ -1,0 +1,94 @@
+//! Claude Code keeps its sessions on disk as
+//! `~/.claude/projects/<project>/<session>.jsonl`, and the transcripts of a
+//! session's sub-agents beside it as
+//! `<project>/<session>/subagents/agent-<id>.jsonl` (the layout Anthropic
+//! describes in anthropics/claude-agent-sdk-typescript#242). A project
+//! folder opens as all its sessions; a session, with its sub-agents, each
+//! a run of its own. A file among them that cannot be read is left out
+//! with a note, so one broken session does not hide the others.
+
+use std::path::{Path, PathBuf};
+
+use super::{Format, LoadError, Note, Opening, Source, open_file};
+use crate::narrate::Lang;
+
+/// Every session of a project folder, in name order, each with its sub-agents.
+pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
+    let sessions = jsonl_files(dir)?;
+    if sessions.is_empty() {
+        return Err(LoadError::one_problem(
+            &dir.display().to_string(),
+            "",
+            "a folder opens as a Claude Code project, but this one holds no session \
+             (`*.jsonl`)"
+                .to_owned(),
+        ));
+    }
+    let mut project = Source {
+        format: Format::ClaudeCode,
+        kind: format!(
+            "Claude Code project folder, {} session{}",
+            sessions.len(),
+            if sessions.len() == 1 { "" } else { "s" }
+        ),
+        runs: Vec::new(),
+        notes: Vec::new(),
+    };
+    let how = Opening {
+        from: Some(Format::ClaudeCode),
+        ..*how
+    };
+    for session in &sessions {
+        match open_file(session, &how, lang) {
+            Ok(mut source) => {
+                add_subagents(session, &mut source, &how, lang);
+                project.runs.append(&mut source.runs);
+                project.notes.append(&mut source.notes);
+            }
+            Err(error) => project.notes.push(unreadable(session, &error)),
+        }
+    }
+    Ok(project)
+}
+
+/// Adds the runs of the session's sub-agents, if it has any beside it.
+pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: Lang) {
+    let folder = session.with_extension("").join("subagents");
+    let Ok(agents) = jsonl_files(&folder) else {
+        return;
+    };
+    let how = Opening {
+        from: Some(Format::ClaudeCode),
+        ..*how
+    };
+    for agent in agents {
+        match open_file(&agent, &how, lang) {
+            Ok(mut found) => {
+                source.runs.append(&mut found.runs);
+                source.notes.append(&mut found.notes);
+            }
+            Err(error) => source.notes.push(unreadable(&agent, &error)),
+        }
+    }
+}
+
+/// The `*.jsonl` files directly in `dir`, sorted by name.
+fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Read {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn unreadable(file: &Path, error: &LoadError) -> Note {
+    Note::Unreadable {
+        file: file.display().to_string(),
+        error: error.to_string(),
+    }
+}
