@@ -2,7 +2,7 @@
 //! that the model then answers starts a run; the assistant messages after
 //! it are the recorded replies, and the tool results are keyed by call id.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -90,6 +90,8 @@ struct RunBuilder {
     prompt_index: usize,
     question: String,
     replies: Vec<Reply>,
+    /// How many calls of the replies so far use each id.
+    calls: HashMap<String, usize>,
     results: BTreeMap<String, Recorded>,
     inserted: Vec<Insertion>,
     pending_insert: Vec<Message>,
@@ -179,6 +181,7 @@ impl RunBuilder {
             prompt_index,
             question,
             replies: Vec::new(),
+            calls: HashMap::new(),
             results: BTreeMap::new(),
             inserted: Vec::new(),
             pending_insert: Vec::new(),
@@ -194,6 +197,11 @@ impl RunBuilder {
             });
         }
         let content = entry.message.content.clone();
+        for block in &content {
+            if let Block::ToolUse { id, .. } = block {
+                *self.calls.entry(id.clone()).or_default() += 1;
+            }
+        }
         let asks = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
         let (stop_reason, inferred) = match &entry.stop_reason {
             Some(reason) => (reason.clone(), false),
@@ -242,7 +250,7 @@ impl RunBuilder {
             };
             // A reused id has one result per use; more than that is one
             // call answered twice.
-            let calls = self.calls_with(tool_use_id);
+            let calls = self.calls.get(tool_use_id.as_str()).copied().unwrap_or(0);
             match self.results.get_mut(tool_use_id.as_str()) {
                 None => {
                     self.results
@@ -254,15 +262,6 @@ impl RunBuilder {
                 }),
             }
         }
-    }
-
-    /// How many calls of the replies so far use the id.
-    fn calls_with(&self, id: &str) -> usize {
-        self.replies
-            .iter()
-            .flat_map(Reply::tool_calls)
-            .filter(|c| c.id == id)
-            .count()
     }
 
     fn finish(mut self, f: Finish) -> Transcript {
