@@ -259,6 +259,8 @@ pub enum FromFormat {
     /// An OpenHands trajectory.
     #[value(name = "openhands")]
     OpenHands,
+    /// An Inspect AI eval log (.json).
+    Inspect,
 }
 
 impl FromFormat {
@@ -271,6 +273,7 @@ impl FromFormat {
             FromFormat::Trajectory => SourceFormat::Trajectory,
             FromFormat::Codex => SourceFormat::Codex,
             FromFormat::OpenHands => SourceFormat::OpenHands,
+            FromFormat::Inspect => SourceFormat::Inspect,
         }
     }
 }

@@ -122,6 +122,7 @@ fn load_and_replay(text: &str) {
         Some(Format::Trajectory),
         Some(Format::Codex),
         Some(Format::OpenHands),
+        Some(Format::Inspect),
     ];
     for from in forced {
         if let Ok(source) = import::load(text.to_owned(), "fuzz", "fuzz", from, Lang::Zh) {

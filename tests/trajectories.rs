@@ -22,6 +22,14 @@ fn replayed(name: &str) -> (Trace, Vec<String>) {
     (run.replay(run.default_config()), notes.collect())
 }
 
+/// The run made these (model calls, tool calls) and answered with a text
+/// that starts so.
+fn assert_answered(trace: &Trace, calls: (usize, usize), start: &str) {
+    assert_eq!((trace.model_calls(), trace.tool_calls()), calls);
+    let answer = trace.result().unwrap_or_default();
+    assert!(answer.starts_with(start), "{answer}");
+}
+
 fn tolerated_rules(trace: &Trace) -> Vec<RequestRule> {
     trace
         .steps
@@ -204,12 +212,10 @@ fn an_openhands_run_that_ends_in_a_message_is_answered() {
     let source = fixture("real/openhands-todo-app.json");
     let run = &source.runs[0];
     let trace = run.replay(run.default_config());
-    assert_eq!((trace.model_calls(), trace.tool_calls()), (5, 4));
-    assert!(
-        trace
-            .result()
-            .unwrap()
-            .starts_with("I've created a complete Vue.js todo application")
+    assert_answered(
+        &trace,
+        (5, 4),
+        "I've created a complete Vue.js todo application",
     );
     let notes: Vec<String> = source.notes.iter().map(Note::to_string).collect();
     assert!(
@@ -217,5 +223,58 @@ fn an_openhands_run_that_ends_in_a_message_is_answered() {
             .iter()
             .any(|n| n.contains("`agent_state_changed observation` events")),
         "{notes:?}"
+    );
+}
+
+#[test]
+fn an_inspect_log_replays_each_sample_from_its_raw_model_calls() {
+    let source = fixture("real/inspect-browser.json");
+    assert_eq!(source.format, Format::Inspect);
+    assert_eq!(source.runs.len(), 1, "one sample");
+    let run = &source.runs[0];
+    assert_eq!(run.dialect(), Dialect::OpenaiChat);
+    // The stop reasons are the provider's own, from the raw calls.
+    let reasons: Vec<&str> = run.replies.iter().map(|r| r.stop_reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "tool_calls",
+            "tool_calls",
+            "tool_calls",
+            "tool_calls",
+            "stop"
+        ]
+    );
+    assert!(run.replies.iter().all(|r| !r.stop_reason_inferred));
+    // Attachments are put back: the question is the text, not its hash.
+    assert!(
+        run.question.starts_with("Use the web browser tool"),
+        "{}",
+        run.question
+    );
+    let trace = run.replay(run.default_config());
+    assert_answered(&trace, (5, 4), "The AI Security Institute");
+}
+
+#[test]
+fn inspect_samples_without_raw_calls_replay_from_their_messages() {
+    let source = fixture("inspect-messages-only.json");
+    let ids: Vec<&str> = source.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "inspect-messages-only-sample-1",
+            "inspect-messages-only-sample-two"
+        ]
+    );
+    let first = &source.runs[0];
+    assert_eq!(first.question, "What is the capital of France?");
+    let trace = first.replay(first.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (2, 1));
+    assert_eq!(trace.result(), Some("Paris."));
+    let call = first.replies[0].tool_calls().next().unwrap();
+    assert_eq!(
+        (call.name, call.input),
+        ("lookup", &serde_json::json!({"country": "France"}))
     );
 }

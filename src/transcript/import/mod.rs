@@ -5,6 +5,7 @@ mod claude_code;
 mod codex;
 mod conversation;
 mod exchanges;
+mod inspect;
 mod openhands;
 mod segment;
 mod trajectory;
@@ -36,6 +37,8 @@ pub enum Format {
     Codex,
     /// An OpenHands trajectory (a JSON array of events).
     OpenHands,
+    /// An Inspect AI eval log (`.json`), one run per sample.
+    Inspect,
 }
 
 impl Format {
@@ -48,10 +51,11 @@ impl Format {
             Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
             Format::Codex => "Codex CLI session rollout (JSON Lines)",
             Format::OpenHands => "OpenHands trajectory (an event list)",
+            Format::Inspect => "Inspect AI eval log (.json)",
         }
     }
 
-    const ALL: [Format; 7] = [
+    const ALL: [Format; 8] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
@@ -59,6 +63,7 @@ impl Format {
         Format::Trajectory,
         Format::Codex,
         Format::OpenHands,
+        Format::Inspect,
     ];
 }
 
@@ -130,6 +135,8 @@ pub fn load(
     };
     let mut kind = format.describe().to_owned();
     let mut side = None;
+    // Recordings of their own: the samples of an eval log.
+    let mut more = Vec::new();
     match (format, &parsed) {
         (Format::Conversation, Parsed::Document(top)) => {
             conversation::read(top, &mut main, &mut reader)
@@ -161,6 +168,10 @@ pub fn load(
             claude_code::read(lines, &mut main, &mut sidechain, &mut reader);
             side = Some(sidechain);
         }
+        (Format::Inspect, Parsed::Document(top)) => {
+            more = inspect::read(top, name, &mut reader, &mut notes)
+        }
+        (Format::Inspect, Parsed::Lines(_)) => {}
         (Format::Trajectory, Parsed::Document(top)) => {
             trajectory::read(top, &mut main, &mut reader, &mut notes)
         }
@@ -194,6 +205,9 @@ pub fn load(
     if let Some(mut side) = side {
         side.dialect = dialect;
         runs.extend(segment::cut_runs(side));
+    }
+    for recording in more {
+        runs.extend(segment::cut_runs(recording));
     }
     notes.extend(reader.skipped.notes());
     if runs.is_empty() {
@@ -292,6 +306,7 @@ fn detect(parsed: &Parsed) -> Option<Format> {
         }
     };
     match parsed {
+        Parsed::Document(Value::Object(top)) if inspect::detect(top) => Some(Format::Inspect),
         Parsed::Document(Value::Object(top)) if trajectory::detect(top) => Some(Format::Trajectory),
         Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
             Some(Format::Conversation)

@@ -1,0 +1,121 @@
+//! An Inspect AI eval log (`.json`): an object with `eval` and `samples`,
+//! each sample one run. Where a sample's `model` events kept the raw call
+//! (`call.request` / `call.response`, in the provider's own wire shape),
+//! those are the run, read as an exchange log with their real stop
+//! reasons; else the sample's `messages` are, read as a conversation.
+//! Long texts are stored once in the sample's `attachments` and written
+//! `attachment://<hash>` where they occur; they are put back first.
+//! (`.eval` zip archives are not read.)
+
+use serde_json::{Map, Value, json};
+
+use super::segment::Recording;
+use super::{conversation, exchanges};
+use crate::dialect::read::Reader;
+use crate::transcript::Note;
+
+/// Whether `top` is an Inspect eval log.
+pub fn detect(top: &Map<String, Value>) -> bool {
+    top.get("eval").is_some_and(Value::is_object) && top.get("samples").is_some_and(Value::is_array)
+}
+
+/// One recording per sample, named after it.
+pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>) -> Vec<Recording> {
+    let model = top.pointer("/eval/model").cloned().unwrap_or(Value::Null);
+    let samples = top.get("samples").and_then(Value::as_array);
+    let mut recordings = Vec::new();
+    for (k, sample) in samples.into_iter().flatten().enumerate() {
+        let id = match sample.get("id") {
+            Some(Value::String(id)) => id.clone(),
+            Some(Value::Number(id)) => id.to_string(),
+            _ => (k + 1).to_string(),
+        };
+        let mut recording = Recording {
+            name: format!("{name}-sample-{id}"),
+            source: format!("sample {id} of an Inspect eval log"),
+            ..Recording::default()
+        };
+        let attachments = sample.get("attachments").and_then(Value::as_object);
+        let calls: Vec<Value> = sample
+            .get("events")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|e| e.get("event").and_then(Value::as_str) == Some("model"))
+            .filter_map(|e| e.get("call"))
+            .map(|call| {
+                let exchange =
+                    json!({"request": call.get("request"), "response": call.get("response")});
+                resolved(exchange, attachments)
+            })
+            .collect();
+        if calls.is_empty() {
+            let messages = sample.get("messages").cloned().unwrap_or(Value::Null);
+            let messages = resolved(messages, attachments);
+            let conversation = json!({"model": model, "messages": chat_messages(&messages)});
+            conversation::read(&conversation, &mut recording, reader);
+            if reader.openai {
+                recording.dialect = crate::dialect::Dialect::OpenaiChat;
+            }
+        } else {
+            recording.dialect = exchanges::read(&calls, &mut recording, reader, notes);
+        }
+        recordings.push(recording);
+    }
+    recordings
+}
+
+/// `value` with every `attachment://<hash>` string replaced by its text.
+fn resolved(mut value: Value, attachments: Option<&Map<String, Value>>) -> Value {
+    let Some(attachments) = attachments else {
+        return value;
+    };
+    fn walk(value: &mut Value, attachments: &Map<String, Value>) {
+        match value {
+            Value::String(text) => {
+                if let Some(text) = text
+                    .strip_prefix("attachment://")
+                    .and_then(|hash| attachments.get(hash))
+                {
+                    *value = text.clone();
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, attachments)),
+            Value::Object(fields) => fields.values_mut().for_each(|v| walk(v, attachments)),
+            _ => {}
+        }
+    }
+    walk(&mut value, attachments);
+    value
+}
+
+/// Inspect's messages in OpenAI Chat shape: a tool call names its
+/// `function` and gives its `arguments` as an object.
+fn chat_messages(messages: &Value) -> Vec<Value> {
+    let mut chat = Vec::new();
+    for message in messages.as_array().into_iter().flatten() {
+        let mut message = message.clone();
+        let calls = message
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .map(|calls| {
+                calls
+                    .iter()
+                    .map(|call| {
+                        let arguments =
+                            call.get("arguments").map_or_else(String::new, |a| match a {
+                                Value::String(raw) => raw.clone(),
+                                other => other.to_string(),
+                            });
+                        json!({"id": call.get("id"), "type": "function",
+                           "function": {"name": call.get("function"), "arguments": arguments}})
+                    })
+                    .collect::<Vec<_>>()
+            });
+        if let (Some(calls), Some(fields)) = (calls, message.as_object_mut()) {
+            fields.insert("tool_calls".to_owned(), Value::Array(calls));
+        }
+        chat.push(message);
+    }
+    chat
+}
