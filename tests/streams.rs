@@ -2,9 +2,13 @@
 //! put back together into the response each API would have sent whole.
 //! The bodies are real recordings (fixtures/real/SOURCES.md).
 
+mod common;
+
+use common::screen::{drive, same_in_both};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Block, Event, Outcome, StopCause, Trace, Usage};
 use loopstep::transcript::{Source, Transcript, open};
+use loopstep::tui::{App, Settings};
 use serde_json::json;
 
 fn load(name: &str) -> Source {
@@ -124,4 +128,16 @@ fn an_openai_responses_stream_is_its_completed_response() {
             .iter()
             .any(|n| n.to_string().contains("answers no tool call"))
     );
+}
+
+#[test]
+fn the_screen_says_a_refusal_field_overrode_a_finished_answer_stop_reason() {
+    let source = load("openai-chat-streamed-refusal.exchanges.json");
+    let runs = same_in_both(source.runs);
+    let mut app = App::new(&runs, 0, Settings::default());
+    let text = drive(&mut app, 80, 24, &["Right", "Right"])
+        .backend()
+        .to_string();
+    assert!(text.contains("refusal field"), "{text}");
+    assert!(text.contains("is set: the model declined"), "{text}");
 }

@@ -141,6 +141,22 @@ impl Say {
         }
     }
 
+    /// A finished-answer stop reason, but the API's refusal field is set.
+    pub fn caption_check_refusal_field(self, stop_reason: &str) -> String {
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Check: {field} is {stop_reason}, as for an answer, but the reply's refusal \
+                 field is set: the model declined, so the production check halts. Press c to \
+                 see the lesson's check return the empty text instead."
+            ),
+            Lang::Zh => format!(
+                "检查：{field} 为 {stop_reason}，和回答时一样，但回复的 refusal 字段有内容：\
+                 模型拒绝了，所以生产循环中止。按 c 看本课简化检查改为返回空文本。"
+            ),
+        }
+    }
+
     pub fn caption_check_lesson_answer(self, stop_reason: &str) -> String {
         let (field, tool) = (self.stop_field(), self.w.tool_stop);
         match self.lang {

@@ -8,7 +8,9 @@ use ratatui::widgets::Paragraph;
 
 use super::wrap::wrap;
 
-use crate::engine::{Budget, CheckPolicy, Event, Mistake, StopReason, ToolErrors, Verdict};
+use crate::engine::{
+    Block, Budget, CheckPolicy, Event, Mistake, StopCause, StopReason, ToolErrors, Verdict,
+};
 use crate::narrate::Failed;
 
 use crate::text::one_line;
@@ -88,6 +90,9 @@ fn step_caption(app: &App) -> String {
                 }
                 Verdict::Answer => say.caption_check_answer(&sr, app.transcript().goal.is_some()),
                 Verdict::Continue => say.caption_check_continue(&sr),
+                Verdict::Stop(StopCause::Refusal) if reply_refused(app) => {
+                    say.caption_check_refusal_field(&sr)
+                }
                 Verdict::Stop(cause) => say.caption_check_stop(&sr, &say.cause(cause)),
             }
         }
@@ -146,4 +151,11 @@ fn production_would_answer(app: &App, stop_reason: &str) -> bool {
     );
     let newest = app.trace().messages[..app.step().messages].last();
     finished && newest.is_none_or(|m| m.tool_calls().next().is_none())
+}
+
+/// Whether the reply being checked declined in the API's own refusal field.
+fn reply_refused(app: &App) -> bool {
+    app.trace().messages[..app.step().messages]
+        .last()
+        .is_some_and(|m| m.content.iter().any(|b| matches!(b, Block::Refusal { .. })))
 }
