@@ -278,3 +278,41 @@ fn inspect_samples_without_raw_calls_replay_from_their_messages() {
         ("lookup", &serde_json::json!({"country": "France"}))
     );
 }
+
+#[test]
+fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
+    let source = fixture("real/inspect-read-sample.eval");
+    assert_eq!(source.format, Format::Inspect);
+    let run = &source.runs[0];
+    assert_eq!(run.replies[0].stop_reason, "stop");
+    assert!(!run.replies[0].stop_reason_inferred, "from the raw call");
+    let trace = run.replay(run.default_config());
+    assert_eq!(trace.result(), Some("Yes\n"));
+
+    let tools = fixture("real/inspect-tool-calls.eval");
+    let run = &tools.runs[0];
+    let trace = run.replay(run.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (6, 5));
+    assert_eq!(trace.result(), Some("done"));
+}
+
+#[test]
+fn a_zip_that_is_no_eval_log_says_so() {
+    let dir = std::env::temp_dir();
+    let not_eval = dir.join(format!("loopstep-not-eval-{}.zip", std::process::id()));
+    // An empty zip: just the end-of-central-directory record.
+    let mut empty = b"PK\x05\x06".to_vec();
+    empty.extend([0u8; 18]);
+    // A local-file header for the magic, then the empty archive.
+    let mut bytes = b"PK\x03\x04".to_vec();
+    bytes.extend(std::iter::repeat_n(0u8, 26));
+    bytes.extend(&empty);
+    std::fs::write(&not_eval, &bytes).unwrap();
+    let error = open(not_eval.to_str().unwrap(), None);
+    std::fs::remove_file(&not_eval).unwrap();
+    let error = error.unwrap_err().to_string();
+    assert!(
+        error.contains("zip archive") || error.contains("header.json"),
+        "{error}"
+    );
+}

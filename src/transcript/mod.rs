@@ -278,14 +278,20 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
     Ok(source)
 }
 
-/// Reads and imports one file, named after its stem.
+/// Reads and imports one file, named after its stem: a zip archive is an
+/// Inspect `.eval` log, anything else text.
 fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
-    let text = read_file(path, how.max_size, how.progress)?;
+    let bytes = read_file(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
-    import::load(text, &path.display().to_string(), &name, how.from, lang)
+    let origin = path.display().to_string();
+    if bytes.starts_with(b"PK\x03\x04") {
+        return import::load_archive(&bytes, &origin, &name);
+    }
+    let text = text_of(path, bytes)?;
+    import::load(text, &origin, &name, how.from, lang)
 }
 
 /// A run in both languages; most runs read the same in both, and are kept once.
@@ -351,9 +357,13 @@ fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadErr
     }
 }
 
-/// The file's text, refused past `max_size` bytes (an endless stream such
-/// as `/dev/zero` included), with a leading byte-order mark dropped.
-fn read_file(path: &Path, max_size: u64, progress: Option<&Progress>) -> Result<String, LoadError> {
+/// The file's bytes, refused past `max_size` (an endless stream such as
+/// `/dev/zero` included).
+fn read_file(
+    path: &Path,
+    max_size: u64,
+    progress: Option<&Progress>,
+) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
     /// Read this much at a time, to tell the progress as it goes.
     const CHUNK: u64 = 1 << 20;
@@ -382,6 +392,11 @@ fn read_file(path: &Path, max_size: u64, progress: Option<&Progress>) -> Result<
         });
     }
     progress.inspect(|p| p.read_all());
+    Ok(bytes)
+}
+
+/// The file's bytes as text, a leading byte-order mark dropped.
+fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, LoadError> {
     let text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
         path: path.to_owned(),
         offset: e.utf8_error().valid_up_to(),

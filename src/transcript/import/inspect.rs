@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::segment::Recording;
 use super::{conversation, exchanges};
 use crate::dialect::read::Reader;
-use crate::transcript::Note;
+use crate::transcript::{LoadError, Note};
 
 /// Whether `top` is an Inspect eval log.
 pub fn detect(top: &Map<String, Value>) -> bool {
@@ -118,4 +118,49 @@ fn chat_messages(messages: &Value) -> Vec<Value> {
         chat.push(message);
     }
     chat
+}
+
+/// The eval log an `.eval` archive holds: `header.json` (or, for a run
+/// that never finished, `_journal/start.json`) for the eval, and one
+/// `samples/<id>_epoch_<n>.json` per sample.
+/// https://inspect.aisi.org.uk/eval-logs.html
+pub fn unpack(bytes: &[u8], origin: &str) -> Result<Value, LoadError> {
+    let broken = |why: String| LoadError::one_problem(origin, "", why);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| {
+        broken(format!(
+            "an Inspect .eval log is a zip archive, but this one is not readable: {e}"
+        ))
+    })?;
+    let mut names: Vec<String> = archive
+        .file_names()
+        .filter_map(|name| name.ok().map(|n| n.into_owned()))
+        .collect();
+    names.sort();
+    let mut read = |name: &str| -> Result<Value, LoadError> {
+        let mut entry = archive.by_name(name).map_err(|e| {
+            broken(format!(
+                "`{name}` in the archive cannot be read ({e}); an archive written with zstd \
+                 (Inspect's default since 0.3.206) is not read by this build: \
+                 `inspect log convert --to json` writes the log as JSON, which is"
+            ))
+        })?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut entry, &mut text)
+            .map_err(|e| broken(format!("`{name}` in the archive cannot be read: {e}")))?;
+        serde_json::from_str(&text)
+            .map_err(|e| broken(format!("`{name}` in the archive is not JSON: {e}")))
+    };
+    let header = ["header.json", "_journal/start.json"]
+        .into_iter()
+        .find(|n| names.iter().any(|have| have == n))
+        .ok_or_else(|| {
+            broken("the archive holds no header.json: not an Inspect .eval log".to_owned())
+        })?;
+    let eval = read(header)?.get("eval").cloned().unwrap_or(Value::Null);
+    let samples = names
+        .iter()
+        .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
+        .map(|n| read(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({"eval": eval, "samples": samples}))
 }

@@ -123,11 +123,33 @@ pub fn load(
         });
     }
     drop(text);
-    let mut reader = Reader::default();
-    let mut notes: Vec<Note> = unfinished_line
+    let notes = unfinished_line
         .map(|line| Note::UnfinishedLastLine { line })
         .into_iter()
         .collect();
+    import_parsed(&parsed, format, (origin, name), notes)
+}
+
+/// Reads an Inspect `.eval` archive (a zip of JSON files) as the eval log
+/// it holds.
+pub fn load_archive(bytes: &[u8], origin: &str, name: &str) -> Result<Source, LoadError> {
+    let log = inspect::unpack(bytes, origin)?;
+    import_parsed(
+        &Parsed::Document(log),
+        Format::Inspect,
+        (origin, name),
+        Vec::new(),
+    )
+}
+
+/// Imports what was parsed, read as `format`.
+fn import_parsed(
+    parsed: &Parsed,
+    format: Format,
+    (origin, name): (&str, &str),
+    mut notes: Vec<Note>,
+) -> Result<Source, LoadError> {
+    let mut reader = Reader::default();
     let mut main = Recording {
         name: name.to_owned(),
         source: format!("{} `{origin}`", format.describe()),
@@ -137,7 +159,7 @@ pub fn load(
     let mut side = None;
     // Recordings of their own: the samples of an eval log.
     let mut more = Vec::new();
-    match (format, &parsed) {
+    match (format, parsed) {
         (Format::Conversation, Parsed::Document(top)) => {
             conversation::read(top, &mut main, &mut reader)
         }
