@@ -316,3 +316,21 @@ fn a_zip_that_is_no_eval_log_says_so() {
         "{error}"
     );
 }
+
+#[test]
+fn a_native_transcript_with_a_history_is_no_trajectory() {
+    let doc = serde_json::json!({
+        "version": 1, "id": "h", "title": "h", "question": "q", "model": "m", "max_turns": 3,
+        "history": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": "Hello!"}]}],
+        "replies": [{"content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn"}]
+    });
+    let path = std::env::temp_dir().join(format!("loopstep-history-{}.json", std::process::id()));
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let source = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    let source = source.unwrap();
+    assert_eq!(source.format, Format::Native);
+    let run = &source.runs[0];
+    assert_eq!(run.replay(run.default_config()).result(), Some("ok"));
+}

@@ -25,12 +25,14 @@ use crate::transcript::Note;
 
 /// Whether `top` is a trajectory of either agent.
 pub fn detect(top: &Map<String, Value>) -> bool {
-    // A demonstration file holds `history` alone.
-    let swe_agent = top
-        .get("history")
-        .and_then(Value::as_array)
-        .and_then(|h| h.first())
-        .is_some_and(|m| m.get("role").is_some());
+    // A demonstration file holds `history` alone; a native transcript may
+    // have a `history` too, beside its `replies`.
+    let swe_agent = !top.contains_key("replies")
+        && top
+            .get("history")
+            .and_then(Value::as_array)
+            .and_then(|h| h.first())
+            .is_some_and(|m| m.get("role").is_some());
     let mini = top
         .get("trajectory_format")
         .and_then(Value::as_str)
