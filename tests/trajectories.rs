@@ -289,6 +289,12 @@ fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
     let trace = run.replay(run.default_config());
     assert_eq!(trace.result(), Some("Yes\n"));
 
+    // The same archive with its members recompressed with zstd (Inspect's
+    // default since 0.3.206), by us with the zstd tool: the same run.
+    let zstd = fixture("inspect-read-sample-zstd.eval");
+    assert_eq!(zstd.runs[0].replies, source.runs[0].replies);
+    assert_eq!(zstd.runs[0].question, source.runs[0].question);
+
     let tools = fixture("real/inspect-tool-calls.eval");
     let run = &tools.runs[0];
     let trace = run.replay(run.default_config());

@@ -5,7 +5,8 @@
 //! reasons; else the sample's `messages` are, read as a conversation.
 //! Long texts are stored once in the sample's `attachments` and written
 //! `attachment://<hash>` where they occur; they are put back first.
-//! (`.eval` zip archives are not read.)
+//! An `.eval` archive (a zip of the same JSON, split per sample) is
+//! unpacked into that shape first.
 
 use serde_json::{Map, Value, json};
 
@@ -120,6 +121,30 @@ fn chat_messages(messages: &Value) -> Vec<Value> {
     chat
 }
 
+/// The text of one member of the archive.
+fn member_text<R: std::io::Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    name: &str,
+) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let raw = archive
+        .by_name_raw(name.as_bytes())
+        .map_err(|e| e.to_string())?;
+    // Inspect writes zstd by default since 0.3.206; the zip crate is built
+    // without it, so such a member is read raw and decoded in pure Rust.
+    if raw.compression() == zip::CompressionMethod::ZSTD {
+        let mut decoder =
+            ruzstd::decoding::StreamingDecoder::new(raw).map_err(|e| e.to_string())?;
+        decoder.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    } else {
+        drop(raw);
+        let mut member = archive.by_name(name).map_err(|e| e.to_string())?;
+        member.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    }
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
 /// The eval log an `.eval` archive holds: `header.json` (or, for a run
 /// that never finished, `_journal/start.json`) for the eval, and one
 /// `samples/<id>_epoch_<n>.json` per sample.
@@ -137,15 +162,7 @@ pub fn unpack(bytes: &[u8], origin: &str) -> Result<Value, LoadError> {
         .collect();
     names.sort();
     let mut read = |name: &str| -> Result<Value, LoadError> {
-        let mut entry = archive.by_name(name).map_err(|e| {
-            broken(format!(
-                "`{name}` in the archive cannot be read ({e}); an archive written with zstd \
-                 (Inspect's default since 0.3.206) is not read by this build: \
-                 `inspect log convert --to json` writes the log as JSON, which is"
-            ))
-        })?;
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut entry, &mut text)
+        let text = member_text(&mut archive, name)
             .map_err(|e| broken(format!("`{name}` in the archive cannot be read: {e}")))?;
         serde_json::from_str(&text)
             .map_err(|e| broken(format!("`{name}` in the archive is not JSON: {e}")))
