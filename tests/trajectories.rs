@@ -190,6 +190,7 @@ fn an_openhands_trajectory_takes_its_replies_from_the_saved_model_responses() {
     let run = &source.runs[0];
     assert_eq!(run.dialect(), Dialect::OpenaiChat);
     assert_eq!(run.question, "Please rename game_2048.py to 2048.py");
+    assert_eq!(run.model, "claude-3-5-sonnet-20241022");
     // The finish reasons are the recorded ones, not inferred.
     assert!(
         run.replies

@@ -47,6 +47,9 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
                     if !id.is_empty() && !responses.insert(id.to_owned()) {
                         continue;
                     }
+                    if let Some(model) = response.get("model").and_then(Value::as_str) {
+                        recording.model = Some(model.to_owned());
+                    }
                     let reply = Dialect::OpenaiChat.read_response(reader, response);
                     recording.push(Entry {
                         message: reply.message,
