@@ -116,15 +116,18 @@ pub fn summary(path: &str, source: &Source, lang: Lang) -> String {
         source.runs.len(),
     )];
     for t in &source.runs {
+        // Replayed to its end, every request checked against its API's rules.
+        let last = t.last_step_in(t.default_config(), lang);
         lines.push(format!(
-            "  {}",
+            "  {} · {}",
             say.valid_run(
                 &one_line(&t.id, 40),
                 t.replies.len(),
                 t.tools.len(),
                 t.max_turns.get(),
                 &one_line(&t.title, PREVIEW_CHARS),
-            )
+            ),
+            say.replays_to(last.as_ref().and_then(|s| Outcome::of(&s.event))),
         ));
         lines.extend(t.notes.iter().map(|n| format!("    {}", note(n))));
     }

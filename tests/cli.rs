@@ -699,3 +699,14 @@ fn completions_are_printed_for_each_shell() {
     }
     assert_bad_input(&["completions", "cmd.exe"], &["possible values"]);
 }
+
+#[test]
+fn an_archive_unpacking_past_the_size_limit_is_refused() {
+    // 5.5 kB on disk, more than 6 kB once unpacked.
+    let archive = fixture("real/inspect-read-sample.eval");
+    assert_bad_input(
+        &["run", &archive, "--max-size", "6000"],
+        &["unpacks to more than", "--max-size"],
+    );
+    assert_eq!(run(&["run", &archive]).code, 0);
+}

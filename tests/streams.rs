@@ -141,3 +141,52 @@ fn the_screen_says_a_refusal_field_overrode_a_finished_answer_stop_reason() {
     assert!(text.contains("refusal field"), "{text}");
     assert!(text.contains("is set: the model declined"), "{text}");
 }
+
+/// An exchange log of one request whose response is `events` streamed.
+fn streamed(name: &str, events: &[serde_json::Value], data_only: bool) -> Source {
+    let body: String = events
+        .iter()
+        .map(|e| {
+            let name = e["type"].as_str().filter(|_| !data_only);
+            let event = name.map(|n| format!("event: {n}\n")).unwrap_or_default();
+            format!("{event}data: {e}\n\n")
+        })
+        .collect();
+    let log =
+        json!([{"request": {"messages": [{"role": "user", "content": "q"}]}, "response": body}]);
+    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}.json", std::process::id()));
+    std::fs::write(&path, log.to_string()).unwrap();
+    let source = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    source.unwrap()
+}
+
+#[test]
+fn a_stream_numbering_its_calls_sparsely_keeps_them_in_order_and_no_more() {
+    let calls: Vec<_> = (0..3000u64)
+        .map(|k| json!({"index": k * 1000, "id": format!("c{k}"), "function": {"name": "f", "arguments": "{}"}}))
+        .collect();
+    let chunk = json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"tool_calls": calls}}]});
+    let source = streamed("sparse", &[chunk], true);
+    let ids: Vec<&str> = source.runs[0].replies[0]
+        .tool_calls()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(ids.len(), 3000);
+    assert_eq!((ids[0], ids[2999]), ("c0", "c2999"));
+}
+
+#[test]
+fn a_stream_of_many_small_deltas_joins_them_in_linear_time() {
+    let mut events = vec![
+        json!({"type": "message_start", "message": {"role": "assistant", "content": [], "usage": {}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    ];
+    let piece = "x".repeat(100);
+    events.extend((0..20_000).map(|_| {
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}})
+    }));
+    events.push(json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}}));
+    let source = streamed("deltas", &events, false);
+    assert_eq!(source.runs[0].replies[0].text().len(), 2_000_000);
+}

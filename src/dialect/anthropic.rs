@@ -2,7 +2,7 @@
 //! shape (content blocks, one user message of `tool_result` blocks), so the
 //! wire form is the native form.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Value, json};
 
@@ -275,42 +275,50 @@ impl Checker {
 /// `message_delta` brings the stop reason and running usage totals.
 /// https://docs.anthropic.com/en/docs/build-with-claude/streaming
 pub fn reassemble(events: &[Value]) -> Value {
-    use super::stream::{append, set};
+    use super::stream::set;
+    /// A block as it streams in: its opening shell, and its pieces so far.
+    #[derive(Default)]
+    struct Growing {
+        shell: Value,
+        text: String,
+        thinking: String,
+        input: String,
+    }
     let mut message = json!({});
-    let mut blocks: Vec<Value> = Vec::new();
-    let mut inputs: Vec<String> = Vec::new();
+    // By index, sparse: a stream may number its blocks however it likes.
+    let mut blocks: BTreeMap<u64, Growing> = BTreeMap::new();
     for event in events {
-        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
         match event.get("type").and_then(Value::as_str).unwrap_or("") {
             "message_start" => {
                 message = event.get("message").cloned().unwrap_or_else(|| json!({}));
             }
-            "content_block_start" if index <= blocks.len() + 1_000 => {
-                if blocks.len() <= index {
-                    blocks.resize(index + 1, Value::Null);
-                    inputs.resize(index + 1, String::new());
-                }
-                blocks[index] = event.get("content_block").cloned().unwrap_or(Value::Null);
+            "content_block_start" => {
+                let shell = event.get("content_block").cloned().unwrap_or(Value::Null);
+                blocks.insert(
+                    index,
+                    Growing {
+                        shell,
+                        ..Growing::default()
+                    },
+                );
             }
-            "content_block_delta" if index < blocks.len() => {
+            "content_block_delta" => {
+                let Some(block) = blocks.get_mut(&index) else {
+                    continue;
+                };
                 let delta = event.get("delta").unwrap_or(&Value::Null);
                 let text = |field| delta.get(field).and_then(Value::as_str).unwrap_or("");
                 match delta.get("type").and_then(Value::as_str).unwrap_or("") {
-                    "text_delta" => append(&mut blocks[index], "text", text("text")),
-                    "thinking_delta" => append(&mut blocks[index], "thinking", text("thinking")),
+                    "text_delta" => block.text.push_str(text("text")),
+                    "thinking_delta" => block.thinking.push_str(text("thinking")),
                     // Sent once, just before the block stops.
                     "signature_delta" => {
-                        set(&mut blocks[index], "signature", json!(text("signature")))
+                        set(&mut block.shell, "signature", json!(text("signature")))
                     }
-                    "input_json_delta" => inputs[index].push_str(text("partial_json")),
+                    "input_json_delta" => block.input.push_str(text("partial_json")),
                     _ => {}
                 }
-            }
-            "content_block_stop" if index < blocks.len() && !inputs[index].is_empty() => {
-                let raw = std::mem::take(&mut inputs[index]);
-                // Unparsable input stays raw text, as a recording's would.
-                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
-                set(&mut blocks[index], "input", input);
             }
             "message_delta" => {
                 let delta = event.get("delta").and_then(Value::as_object);
@@ -328,8 +336,27 @@ pub fn reassemble(events: &[Value]) -> Value {
             _ => {}
         }
     }
-    blocks.retain(|b| !b.is_null());
-    set(&mut message, "content", Value::Array(blocks));
+    let content = blocks
+        .into_values()
+        .map(|mut block| {
+            for (field, more) in [("text", &block.text), ("thinking", &block.thinking)] {
+                if !more.is_empty() {
+                    let before = block.shell.get(field).and_then(Value::as_str).unwrap_or("");
+                    let joined = format!("{before}{more}");
+                    set(&mut block.shell, field, json!(joined));
+                }
+            }
+            if !block.input.is_empty() {
+                // Unparsable input stays raw text, as a recording's would.
+                let raw = block.input;
+                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
+                set(&mut block.shell, "input", input);
+            }
+            block.shell
+        })
+        .filter(|b| !b.is_null())
+        .collect();
+    set(&mut message, "content", Value::Array(content));
     message
 }
 

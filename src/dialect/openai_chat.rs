@@ -2,7 +2,7 @@
 //! `message.tool_calls`, and one `role: "tool"` message per result, each
 //! carrying the `tool_call_id` it answers.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -309,9 +309,22 @@ pub fn read_tool_call(reader: &mut Reader, value: &Value) -> Option<Block> {
 /// chunk with `usage` and no choices.
 /// https://platform.openai.com/docs/api-reference/chat-streaming/streaming
 pub fn reassemble(events: &[Value]) -> Value {
-    use super::stream::{append, set};
-    let mut message = json!({"role": "assistant", "content": null});
-    let mut calls: Vec<Value> = Vec::new();
+    use super::stream::set;
+    /// A tool call as it streams in.
+    #[derive(Default)]
+    struct Call {
+        id: Value,
+        name: Value,
+        arguments: String,
+    }
+    // The message's texts, field by field, and its calls by index (sparse:
+    // a stream may number them however it likes).
+    let mut texts: [(&str, String); 3] = [
+        ("content", String::new()),
+        ("refusal", String::new()),
+        ("reasoning_content", String::new()),
+    ];
+    let mut calls: BTreeMap<u64, Call> = BTreeMap::new();
     let mut finish_reason = Value::Null;
     let mut response = json!({"object": "chat.completion"});
     for chunk in events {
@@ -335,10 +348,8 @@ pub fn reassemble(events: &[Value]) -> Value {
             finish_reason = reason.clone();
         }
         let delta = choice.get("delta").unwrap_or(&Value::Null);
-        for field in ["content", "refusal", "reasoning_content"] {
-            if let Some(text) = delta.get(field).and_then(Value::as_str) {
-                append(&mut message, field, text);
-            }
+        for (field, text) in &mut texts {
+            text.push_str(delta.get(*field).and_then(Value::as_str).unwrap_or(""));
         }
         for piece in delta
             .get("tool_calls")
@@ -346,27 +357,31 @@ pub fn reassemble(events: &[Value]) -> Value {
             .into_iter()
             .flatten()
         {
-            let index = piece.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
-            if index > calls.len() + 1_000 {
-                continue;
-            }
-            if calls.len() <= index {
-                calls.resize(index + 1, json!({"type": "function", "function": {}}));
-            }
-            let call = &mut calls[index];
+            let index = piece.get("index").and_then(Value::as_u64).unwrap_or(0);
+            let call = calls.entry(index).or_default();
             if let Some(id) = piece.get("id").filter(|v| v.is_string()) {
-                set(call, "id", id.clone());
+                call.id = id.clone();
             }
             let function = piece.get("function").unwrap_or(&Value::Null);
-            if let Some(name) = function.get("name").and_then(Value::as_str) {
-                set(&mut call["function"], "name", json!(name));
+            if let Some(name) = function.get("name").filter(|v| v.is_string()) {
+                call.name = name.clone();
             }
             if let Some(arguments) = function.get("arguments").and_then(Value::as_str) {
-                append(&mut call["function"], "arguments", arguments);
+                call.arguments.push_str(arguments);
             }
         }
     }
+    let mut message = json!({"role": "assistant", "content": null});
+    for (field, text) in texts {
+        if !text.is_empty() {
+            set(&mut message, field, json!(text));
+        }
+    }
     if !calls.is_empty() {
+        let calls = calls
+            .into_values()
+            .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+            .collect();
         set(&mut message, "tool_calls", Value::Array(calls));
     }
     let choice = json!({"index": 0, "message": message, "finish_reason": finish_reason});

@@ -17,7 +17,14 @@ use super::{anthropic, openai_chat, openai_responses};
 /// event of a known API.
 pub fn reassemble(body: &str) -> Option<Value> {
     let events = events(body);
-    let first = events.first()?;
+    // The first event that names its kind (some services open a chat
+    // stream with a chunk of their own, its `object` empty).
+    let first = events.iter().find(|e| {
+        e.get("type").is_some_and(Value::is_string)
+            || e.get("object")
+                .and_then(Value::as_str)
+                .is_some_and(|o| !o.is_empty())
+    })?;
     let kind = first.get("type").and_then(Value::as_str).unwrap_or("");
     if kind == "message_start" {
         Some(anthropic::reassemble(&events))
@@ -49,17 +56,6 @@ fn events(body: &str) -> Vec<Value> {
         }
     }
     events
-}
-
-/// Appends `more` to the string at `field` of `object`, making it one;
-/// nothing when `object` is no object (a stream may hold anything).
-pub(super) fn append(object: &mut Value, field: &str, more: &str) {
-    let Some(fields) = object.as_object_mut() else {
-        return;
-    };
-    let before = fields.get(field).and_then(Value::as_str).unwrap_or("");
-    let joined = format!("{before}{more}");
-    fields.insert(field.to_owned(), Value::String(joined));
 }
 
 /// Sets `field` of `object` to `value`; nothing when `object` is no object.

@@ -221,7 +221,19 @@ pub enum Outcome<'a> {
     Rejected(&'a Rejection),
 }
 
-impl Outcome<'_> {
+impl<'a> Outcome<'a> {
+    /// The outcome an exit step stands for; `None` for a step that goes on.
+    pub fn of(event: &'a Event) -> Option<Self> {
+        Some(match event {
+            Event::Answer { text } => Outcome::Answered(text),
+            Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
+            Event::Stopped(cause) => Outcome::Stopped(cause),
+            Event::RecordingEnded => Outcome::RecordingEnded,
+            Event::Rejected { rejection } => Outcome::Rejected(rejection),
+            _ => return None,
+        })
+    }
+
     /// The label used in `run` output: answered, budget_exhausted, ...
     pub fn label(self) -> &'static str {
         match self {
@@ -325,14 +337,7 @@ pub struct TraceView<'a> {
 impl<'a> TraceView<'a> {
     /// How the run ended; `None` while the last step is not an exit.
     pub fn outcome(&self) -> Option<Outcome<'a>> {
-        Some(match &self.steps.last()?.event {
-            Event::Answer { text } => Outcome::Answered(text),
-            Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
-            Event::Stopped(cause) => Outcome::Stopped(cause),
-            Event::RecordingEnded => Outcome::RecordingEnded,
-            Event::Rejected { rejection } => Outcome::Rejected(rejection),
-            _ => return None,
-        })
+        Outcome::of(&self.steps.last()?.event)
     }
 
     /// The answer text, if the run was answered: the loop's return value.

@@ -2,7 +2,7 @@
 //! headers, totals, the closing summary.
 
 use super::{Lang, Say, plural};
-use crate::engine::{Budget, CheckPolicy, Mistake, SAFETY_CAP};
+use crate::engine::{Budget, CheckPolicy, Mistake, Outcome, SAFETY_CAP};
 
 impl Say {
     /// "aurora-run · Anthropic Messages · max_turns 10 · production check".
@@ -99,6 +99,21 @@ impl Say {
         match self.lang {
             Lang::En => format!("{path}: valid {kind}, {runs} run{}", plural(runs)),
             Lang::Zh => format!("{path}：有效的 {kind}，{runs} 个运行"),
+        }
+    }
+
+    /// How a run's replay, every request checked, ends: for `validate`.
+    pub fn replays_to(self, outcome: Option<Outcome<'_>>) -> String {
+        let end = match outcome {
+            Some(Outcome::Answered(_)) => self.pick("an answer", "回答"),
+            Some(Outcome::BudgetExhausted) => self.outcome_none(),
+            Some(Outcome::Stopped(_)) => self.outcome_halted(),
+            Some(Outcome::RecordingEnded) | None => self.outcome_recording_ended(),
+            Some(Outcome::Rejected(_)) => self.outcome_rejected(),
+        };
+        match self.lang {
+            Lang::En => format!("replays to {end}"),
+            Lang::Zh => format!("重放结果：{end}"),
         }
     }
 

@@ -288,7 +288,7 @@ fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError
         .unwrap_or_else(|| "imported".to_owned());
     let origin = path.display().to_string();
     if bytes.starts_with(b"PK\x03\x04") {
-        return import::load_archive(&bytes, &origin, &name);
+        return import::load_archive(&bytes, &origin, &name, how.max_size);
     }
     let text = text_of(path, bytes)?;
     import::load(text, &origin, &name, how.from, lang)
@@ -531,6 +531,12 @@ impl Transcript {
     /// language the class reads the run in.
     pub fn replay_in(&self, config: Config, lang: Lang) -> Trace {
         self.start(config, lang).into_trace()
+    }
+
+    /// The step a replay ends with, the steps before it let go as they go:
+    /// for a check that needs only how the run ends.
+    pub fn last_step_in(&self, config: Config, lang: Lang) -> Option<crate::engine::Step> {
+        self.start(config, lang).last()
     }
 
     /// The same replay, computed only as far as it is looked at; its budget

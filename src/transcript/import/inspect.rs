@@ -121,10 +121,12 @@ fn chat_messages(messages: &Value) -> Vec<Value> {
     chat
 }
 
-/// The text of one member of the archive.
+/// The text of one member of the archive, unpacked to at most `room`
+/// bytes: a small archive may hold a huge member.
 fn member_text<R: std::io::Read + std::io::Seek>(
     archive: &mut zip::ZipArchive<R>,
     name: &str,
+    room: u64,
 ) -> Result<String, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
@@ -133,14 +135,19 @@ fn member_text<R: std::io::Read + std::io::Seek>(
         .map_err(|e| e.to_string())?;
     // Inspect writes zstd by default since 0.3.206; the zip crate is built
     // without it, so such a member is read raw and decoded in pure Rust.
-    if raw.compression() == zip::CompressionMethod::ZSTD {
-        let mut decoder =
-            ruzstd::decoding::StreamingDecoder::new(raw).map_err(|e| e.to_string())?;
-        decoder.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let read = if raw.compression() == zip::CompressionMethod::ZSTD {
+        let decoder = ruzstd::decoding::StreamingDecoder::new(raw).map_err(|e| e.to_string())?;
+        decoder.take(room + 1).read_to_end(&mut bytes)
     } else {
         drop(raw);
-        let mut member = archive.by_name(name).map_err(|e| e.to_string())?;
-        member.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+        let member = archive.by_name(name).map_err(|e| e.to_string())?;
+        member.take(room + 1).read_to_end(&mut bytes)
+    };
+    read.map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > room {
+        return Err(format!(
+            "it unpacks to more than the {room} bytes left under the size limit (--max-size)"
+        ));
     }
     String::from_utf8(bytes).map_err(|e| e.to_string())
 }
@@ -149,7 +156,7 @@ fn member_text<R: std::io::Read + std::io::Seek>(
 /// that never finished, `_journal/start.json`) for the eval, and one
 /// `samples/<id>_epoch_<n>.json` per sample.
 /// https://inspect.aisi.org.uk/eval-logs.html
-pub fn unpack(bytes: &[u8], origin: &str) -> Result<Value, LoadError> {
+pub fn unpack(bytes: &[u8], origin: &str, max_size: u64) -> Result<Value, LoadError> {
     let broken = |why: String| LoadError::one_problem(origin, "", why);
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| {
         broken(format!(
@@ -161,9 +168,12 @@ pub fn unpack(bytes: &[u8], origin: &str) -> Result<Value, LoadError> {
         .filter_map(|name| name.ok().map(|n| n.into_owned()))
         .collect();
     names.sort();
+    // Everything unpacked counts against the limit a file's size has.
+    let mut room = max_size;
     let mut read = |name: &str| -> Result<Value, LoadError> {
-        let text = member_text(&mut archive, name)
+        let text = member_text(&mut archive, name, room)
             .map_err(|e| broken(format!("`{name}` in the archive cannot be read: {e}")))?;
+        room -= text.len() as u64;
         serde_json::from_str(&text)
             .map_err(|e| broken(format!("`{name}` in the archive is not JSON: {e}")))
     };

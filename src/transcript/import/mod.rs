@@ -132,8 +132,13 @@ pub fn load(
 
 /// Reads an Inspect `.eval` archive (a zip of JSON files) as the eval log
 /// it holds.
-pub fn load_archive(bytes: &[u8], origin: &str, name: &str) -> Result<Source, LoadError> {
-    let log = inspect::unpack(bytes, origin)?;
+pub fn load_archive(
+    bytes: &[u8],
+    origin: &str,
+    name: &str,
+    max_size: u64,
+) -> Result<Source, LoadError> {
+    let log = inspect::unpack(bytes, origin, max_size)?;
     import_parsed(
         &Parsed::Document(log),
         Format::Inspect,
