@@ -615,3 +615,39 @@ fn a_broken_session_in_a_project_folder_is_left_out_with_a_note() {
     let error = nothing.unwrap_err().to_string();
     assert!(error.contains("holds no session"), "{error}");
 }
+
+#[test]
+fn a_result_answers_the_latest_use_of_a_reused_id() {
+    let source = open_recording(
+        "reuse-missing",
+        serde_json::json!({"messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "X", "type": "function", "function": {"name": "search", "arguments": "{\"query\":\"a\"}"}}]},
+            {"role": "tool", "tool_call_id": "Y", "content": "stray"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "X", "type": "function", "function": {"name": "search", "arguments": "{\"query\":\"b\"}"}}]},
+            {"role": "tool", "tool_call_id": "X", "content": "result-for-b"},
+            {"role": "assistant", "content": "done"}
+        ]}),
+    );
+    let trace = replay(&source.runs[0]);
+    let outputs: Vec<(bool, &str)> = dispatched(&trace)
+        .into_iter()
+        .map(|(_, _, o)| (o.is_error, &*o.content))
+        .collect();
+    assert_eq!(outputs, [(true, MISSING_RESULT), (false, "result-for-b")]);
+    assert_eq!(trace.result(), Some("done"));
+}
+
+#[test]
+fn a_folder_none_of_whose_sessions_can_be_read_says_so() {
+    let dir = std::env::temp_dir().join(format!("loopstep-all-broken-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.jsonl"), "{oops").unwrap();
+    let result = open(dir.to_str().unwrap(), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let error = result.unwrap_err().to_string();
+    assert!(
+        error.contains("no session of this folder could be read"),
+        "{error}"
+    );
+}

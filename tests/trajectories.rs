@@ -268,6 +268,13 @@ fn inspect_samples_without_raw_calls_replay_from_their_messages() {
             "inspect-messages-only-sample-two"
         ]
     );
+    // Each sample speaks the API of the eval's model, whatever the other says.
+    assert!(
+        source
+            .runs
+            .iter()
+            .all(|r| r.dialect() == Dialect::OpenaiChat)
+    );
     let first = &source.runs[0];
     assert_eq!(first.question, "What is the capital of France?");
     let trace = first.replay(first.default_config());
@@ -340,4 +347,27 @@ fn a_native_transcript_with_a_history_is_no_trajectory() {
     assert_eq!(source.format, Format::Native);
     let run = &source.runs[0];
     assert_eq!(run.replay(run.default_config()).result(), Some("ok"));
+}
+
+#[test]
+fn an_old_codex_rollout_without_envelopes_is_read_too() {
+    let lines = [
+        serde_json::json!({"id": "x", "timestamp": "2025-05-01", "instructions": "Be brief."}),
+        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}),
+        serde_json::json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}", "call_id": "c1"}),
+        serde_json::json!({"type": "function_call_output", "call_id": "c1", "output": "a.txt"}),
+        serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "One file: a.txt"}]}),
+    ];
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let path =
+        std::env::temp_dir().join(format!("loopstep-old-codex-{}.jsonl", std::process::id()));
+    std::fs::write(&path, text.join("\n")).unwrap();
+    let source = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    let source = source.unwrap();
+    assert_eq!(source.format, Format::Codex);
+    let run = &source.runs[0];
+    assert_eq!(run.system.as_deref(), Some("Be brief."));
+    let trace = run.replay(run.default_config());
+    assert_answered(&trace, (2, 1), "One file: a.txt");
 }

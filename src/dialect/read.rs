@@ -20,6 +20,13 @@ impl Skipped {
         *self.0.entry(what).or_default() += 1;
     }
 
+    /// Adds the counts of `other`.
+    pub fn absorb(&mut self, other: Skipped) {
+        for (what, count) in other.0 {
+            *self.0.entry(what).or_default() += count;
+        }
+    }
+
     /// One note per kind of thing skipped.
     pub fn notes(&self) -> Vec<Note> {
         self.0

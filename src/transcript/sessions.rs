@@ -48,6 +48,21 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
             Err(error) => project.notes.push(unreadable(session, &error)),
         }
     }
+    if project.runs.is_empty() {
+        let why = project
+            .notes
+            .iter()
+            .map(Note::to_string)
+            .collect::<Vec<_>>();
+        return Err(LoadError::one_problem(
+            &dir.display().to_string(),
+            "",
+            format!(
+                "no session of this folder could be read: {}",
+                why.join("; ")
+            ),
+        ));
+    }
     Ok(project)
 }
 

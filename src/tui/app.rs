@@ -333,7 +333,8 @@ pub fn update(app: &mut App, action: Action) {
             // other key calls it off and does what it always does.
             Action::Back | Action::End => {
                 app.seeking_end = false;
-                return;
+                // The cursor's turn may be only part replayed yet.
+                return app.look_ahead();
             }
             _ => app.seeking_end = false,
         }

@@ -45,8 +45,11 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
                     recording.model = Some(model.to_owned());
                 }
             }
-            // An old rollout's bare item.
+            // An old rollout's bare item, and its bare session metadata.
             _ if line.get("payload").is_none() && is_item(line) => items.push(line.clone()),
+            "" if line.get("instructions").is_some() => {
+                instructions.extend(line["instructions"].as_str().map(str::to_owned));
+            }
             other => reader.skipped.add(Skip::Lines(other.to_owned())),
         }
     }
@@ -61,8 +64,8 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
     recording.dialect = Dialect::OpenaiResponses;
 }
 
-/// A Responses item written without the envelope.
-fn is_item(line: &Value) -> bool {
+/// A Responses item written without the envelope, as old rollouts did.
+pub fn is_item(line: &Value) -> bool {
     matches!(
         line.get("type").and_then(Value::as_str),
         Some("message" | "function_call" | "function_call_output" | "reasoning")

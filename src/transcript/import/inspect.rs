@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::segment::Recording;
 use super::{conversation, exchanges};
+use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
 use crate::transcript::{LoadError, Note};
 
@@ -36,6 +37,10 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             source: format!("sample {id} of an Inspect eval log"),
             ..Recording::default()
         };
+        // A reader of its own: what one sample's messages say about the
+        // API must not decide another's.
+        let mut sample_reader = Reader::default();
+        let reader_for_sample = &mut sample_reader;
         let attachments = sample.get("attachments").and_then(Value::as_object);
         let calls: Vec<Value> = sample
             .get("events")
@@ -54,13 +59,19 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             let messages = sample.get("messages").cloned().unwrap_or(Value::Null);
             let messages = resolved(messages, attachments);
             let conversation = json!({"model": model, "messages": chat_messages(&messages)});
-            conversation::read(&conversation, &mut recording, reader);
-            if reader.openai {
-                recording.dialect = crate::dialect::Dialect::OpenaiChat;
-            }
+            conversation::read(&conversation, &mut recording, reader_for_sample);
+            // Messages carry no API of their own: the eval's model names it
+            // (`anthropic/claude-…`, `openai/gpt-…`, …).
+            let anthropic = model.as_str().is_some_and(|m| m.starts_with("anthropic/"));
+            recording.dialect = if anthropic {
+                Dialect::AnthropicMessages
+            } else {
+                Dialect::OpenaiChat
+            };
         } else {
-            recording.dialect = exchanges::read(&calls, &mut recording, reader, notes);
+            recording.dialect = exchanges::read(&calls, &mut recording, reader_for_sample, notes);
         }
+        reader.skipped.absorb(sample_reader.skipped);
         recordings.push(recording);
     }
     recordings

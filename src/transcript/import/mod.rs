@@ -322,7 +322,7 @@ fn detect(parsed: &Parsed) -> Option<Format> {
             || has(v, "sessionId")
         {
             Some(Format::ClaudeCode)
-        } else if codex::is_rollout_line(v) {
+        } else if codex::is_rollout_line(v) || codex::is_item(v) {
             Some(Format::Codex)
         } else if has(v, "role") {
             Some(Format::Conversation)

@@ -224,10 +224,10 @@ impl RunBuilder {
     }
 
     fn add_results(&mut self, message: &Message) {
-        let asked: BTreeSet<&str> = self
+        let asked: BTreeSet<String> = self
             .replies
             .last()
-            .map(|r| r.tool_calls().map(|c| c.id).collect())
+            .map(|r| r.tool_calls().map(|c| c.id.to_owned()).collect())
             .unwrap_or_default();
         for block in &message.content {
             let Block::ToolResult {
@@ -248,19 +248,42 @@ impl RunBuilder {
                 content: content.clone(),
                 is_error: *is_error,
             };
-            // A reused id has one result per use; more than that is one
-            // call answered twice.
+            // A reused id has one result per use, and a result answers the
+            // latest use: earlier uses left unanswered get the stand-in.
+            // More results than uses is one call answered twice.
             let calls = self.calls.get(tool_use_id.as_str()).copied().unwrap_or(0);
-            match self.results.get_mut(tool_use_id.as_str()) {
-                None => {
-                    self.results
-                        .insert(tool_use_id.clone(), Recorded::Once(output));
-                }
-                Some(recorded) if recorded.uses() < calls => recorded.push(output),
-                Some(_) => self.notes.push(Note::ManyResults {
+            let have = self
+                .results
+                .get(tool_use_id.as_str())
+                .map_or(0, Recorded::uses);
+            if have >= calls {
+                self.notes.push(Note::ManyResults {
                     id: tool_use_id.clone(),
-                }),
+                });
+                continue;
             }
+            self.answer_missing(tool_use_id, calls - 1);
+            self.record(tool_use_id, output);
+        }
+    }
+
+    /// Adds the result of the id's next use.
+    fn record(&mut self, id: &str, output: ToolOutput) {
+        match self.results.get_mut(id) {
+            Some(recorded) => recorded.push(output),
+            None => {
+                self.results.insert(id.to_owned(), Recorded::Once(output));
+            }
+        }
+    }
+
+    /// Gives the id's uses up to `uses` a result: the error that says none
+    /// was recorded, for those that have none.
+    fn answer_missing(&mut self, id: &str, uses: usize) {
+        let have = self.results.get(id).map_or(0, Recorded::uses);
+        for _ in have..uses {
+            self.notes.push(Note::MissingResult { id: id.to_owned() });
+            self.record(id, ToolOutput::error(MISSING_RESULT));
         }
     }
 
@@ -275,20 +298,9 @@ impl RunBuilder {
                 });
             }
         }
-        // Every use of every id gets a result: an error stands in for one
-        // the recording does not have.
+        // Every use of every id gets a result.
         for (id, calls) in uses {
-            let have = self.results.get(&id).map_or(0, Recorded::uses);
-            for _ in have..calls {
-                self.notes.push(Note::MissingResult { id: id.clone() });
-                let missing = ToolOutput::error(MISSING_RESULT);
-                match self.results.get_mut(&id) {
-                    Some(recorded) => recorded.push(missing),
-                    None => {
-                        self.results.insert(id.clone(), Recorded::Once(missing));
-                    }
-                }
-            }
+            self.answer_missing(&id, calls);
         }
         let turns = (self.replies.len() as u32 + 1).max(10);
         Transcript {
