@@ -138,18 +138,25 @@ impl Checker {
         // must have non-empty content except for the optional final assistant
         // message" (an API error, as users report it, e.g.
         // https://github.com/anthropics/claude-code/issues/3196).
-        if let Some(at) = self.empty_at {
-            return Err(Rejection::new(at, RequestRule::EmptyContent, vec![]));
-        }
+        // The first rule broken is the verdict; the message is taken in
+        // either way, so that a replay that goes past a break (a recording
+        // the API accepted) goes on checking the rest.
+        let mut first = self
+            .empty_at
+            .take()
+            .map(|at| Rejection::new(at, RequestRule::EmptyContent, vec![]));
         if message.content.is_empty() {
-            if message.role != Role::Assistant {
-                return Err(Rejection::new(index, RequestRule::EmptyContent, vec![]));
+            if message.role == Role::Assistant {
+                self.empty_at = Some(index);
+            } else {
+                first.get_or_insert(Rejection::new(index, RequestRule::EmptyContent, vec![]));
             }
-            self.empty_at = Some(index);
         }
         if self.open.as_ref().is_some_and(|t| t.role != message.role) {
             let turn = self.open.take().expect("checked above");
-            self.close(turn)?;
+            if let Err(broken) = self.close(turn) {
+                first.get_or_insert(broken);
+            }
         }
         let turn = self.open.get_or_insert_with(|| Turn {
             role: message.role,
@@ -174,7 +181,7 @@ impl Checker {
                 _ => turn.has_other = true,
             }
         }
-        Ok(())
+        first.map_or(Ok(()), Err)
     }
 
     /// Whether the request, as it stands, breaks a rule; the open last turn
@@ -194,20 +201,22 @@ impl Checker {
         }
     }
 
+    /// Judges a finished turn and keeps what it leaves, whatever the verdict.
     fn close(&mut self, turn: Turn) -> Result<(), Rejection> {
         match turn.role {
             Role::User => {
-                self.check_user(&turn)?;
+                let verdict = self.check_user(&turn);
                 self.asked.clear();
+                verdict
             }
             Role::Assistant => {
-                self.check_assistant(&turn)?;
+                let verdict = self.check_assistant(&turn);
                 self.seen_calls.extend(turn.calls.iter().cloned());
                 self.asked = turn.calls;
                 self.asked_at = turn.first;
+                verdict
             }
         }
-        Ok(())
     }
 
     fn check_user(&self, turn: &Turn) -> Result<(), Rejection> {

@@ -233,23 +233,30 @@ pub struct Checker {
 }
 
 impl Checker {
-    /// Adds the message at `index` to the conversation checked so far.
+    /// Adds the message at `index` to the conversation checked so far;
+    /// the first rule it breaks, if any. What the message adds is kept
+    /// either way, so that a replay that goes past a break (a recording
+    /// the API accepted) goes on checking the rest.
     pub fn push(&mut self, index: usize, message: &Message) -> Result<(), Rejection> {
         use RequestRule::*;
         self.any = true;
+        let mut first = Ok(());
+        let mut broke = |verdict: Result<(), Rejection>| {
+            if first.is_ok() {
+                first = verdict;
+            }
+        };
         for sent in sent(message) {
             match sent {
                 Sent::Result(id) if self.answered.iter().any(|a| a == id) => {
-                    return Err(Rejection::new(index, AnsweredTwice, vec![id]));
+                    broke(Err(Rejection::new(index, AnsweredTwice, vec![id])));
                 }
                 Sent::Result(id) if self.asked.iter().any(|a| a == id) => {
                     self.answered.push(id.to_owned())
                 }
-                Sent::Result(id) => {
-                    return Err(Rejection::new(index, ResultsWithoutCall, vec![id]));
-                }
+                Sent::Result(id) => broke(Err(Rejection::new(index, ResultsWithoutCall, vec![id]))),
                 Sent::Calls(_) | Sent::Other => {
-                    self.finish()?;
+                    broke(self.finish());
                     self.asked.clear();
                     self.answered.clear();
                     if let Sent::Calls(calls) = sent {
@@ -257,7 +264,7 @@ impl Checker {
                             self.seen_calls.contains(**id) || calls[..*k].contains(id)
                         });
                         let reused = reused.map(|(_, id)| *id).collect();
-                        Rejection::unless_any(index, DuplicateCallIds, reused)?;
+                        broke(Rejection::unless_any(index, DuplicateCallIds, reused));
                         self.seen_calls
                             .extend(calls.iter().map(|id| id.to_string()));
                         self.asked = calls.iter().map(|id| id.to_string()).collect();
@@ -266,7 +273,7 @@ impl Checker {
                 }
             }
         }
-        Ok(())
+        first
     }
 
     /// Whether the request, as it stands, leaves a call unanswered.

@@ -1,6 +1,8 @@
 //! The "call" phase: a model behind a trait, and the scripted model that
 //! replays a recording while checking each request the way its API does.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 use thiserror::Error;
 
@@ -9,7 +11,7 @@ use crate::dialect::{Dialect, RequestChecker};
 
 /// A documented rule of a model API about the `messages` of a request.
 /// Which rules an API has, and their wording, belong to its dialect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RequestRule {
     /// The request holds no message at all.
@@ -83,7 +85,6 @@ pub trait Model {
 #[derive(Debug)]
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
-    dialect: Dialect,
     /// The API's rules, fed each message once: the loop only ever appends.
     rules: RequestChecker,
     /// Messages already fed to `rules`.
@@ -93,37 +94,44 @@ pub struct ScriptedModel<'a> {
     /// Note a broken rule instead of refusing the request.
     tolerate: bool,
     tolerated: Option<Rejection>,
+    /// The breaks noted so far, by message and rule.
+    noted: HashSet<(usize, RequestRule)>,
 }
 
 impl<'a> ScriptedModel<'a> {
     pub fn new(replies: &'a [Reply], dialect: Dialect) -> Self {
         ScriptedModel {
             replies,
-            dialect,
             rules: dialect.checker(),
             checked: 0,
             next: 0,
             repeat_last: false,
             tolerate: false,
             tolerated: None,
+            noted: HashSet::new(),
         }
     }
 
     /// Replaying what the API accepted: a request that breaks one of its
     /// rules is answered all the same, the break kept for
-    /// [`Model::take_tolerated`]. The rules then start afresh from the next
-    /// message, so that one break is not reported again at every call.
+    /// [`Model::take_tolerated`], each break once, at the first call it is in.
     pub fn tolerating_breaks(mut self, tolerate: bool) -> Self {
         self.tolerate = tolerate;
         self
     }
 
+    /// The first rule the request breaks. Every message is taken in even
+    /// past a break, so a tolerant replay goes on checking.
     fn check(&mut self, messages: &[Message]) -> Result<(), Rejection> {
+        let mut first = Ok(());
         for (index, message) in messages.iter().enumerate().skip(self.checked) {
-            self.rules.push(index, message)?;
+            let verdict = self.rules.push(index, message);
+            if first.is_ok() {
+                first = verdict;
+            }
         }
         self.checked = messages.len();
-        self.rules.finish()
+        first.and_then(|()| self.rules.finish())
     }
 
     /// After the last recorded reply, keep sending it, each time with fresh
@@ -140,9 +148,11 @@ impl Model for ScriptedModel<'_> {
             if !self.tolerate {
                 return Err(CallError::Rejected(broken));
             }
-            self.tolerated = Some(broken);
-            self.rules = self.dialect.checker();
-            self.checked = messages.len();
+            // A break still in the conversation is found again at every
+            // later call: it is noted where it first shows.
+            if self.noted.insert((broken.message_index, broken.rule)) {
+                self.tolerated = Some(broken);
+            }
         }
         let index = self.next;
         self.next += 1;
