@@ -141,6 +141,10 @@ pub enum Command {
         /// Read the file as this format instead of recognising it.
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
+        /// Open playing the run by itself, a phase every 1.5 s (`a` pauses,
+        /// `<` and `>` change the speed).
+        #[arg(long)]
+        autoplay: bool,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -302,9 +306,10 @@ impl LoopFlags {
         }
     }
 
-    fn settings(&self, lang: Lang) -> tui::Settings {
+    fn settings(&self, lang: Lang, autoplay: bool) -> tui::Settings {
         tui::Settings {
             lang,
+            autoplay,
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -332,7 +337,14 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
     };
     let flag = first.split('=').next().unwrap_or(first);
     let implies_play = if first.starts_with('-') {
-        ["--max-turns", "--check", "--mistake", "--from"].contains(&flag)
+        [
+            "--max-turns",
+            "--check",
+            "--mistake",
+            "--from",
+            "--autoplay",
+        ]
+        .contains(&flag)
     } else {
         let mut command = <Cli as clap::CommandFactory>::command();
         command.build(); // adds `help`
@@ -391,12 +403,13 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             run,
             loop_flags,
             from,
+            autoplay,
         } => {
             // A misspelt run fails here, before the screen takes the terminal.
             ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
-            tui::play(&run, loop_flags.settings(lang), move |progress| {
+            tui::play(&run, loop_flags.settings(lang, autoplay), move |progress| {
                 let how = Opening {
                     progress: Some(progress),
                     ..how

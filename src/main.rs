@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         run: DEFAULT_RUN.to_owned(),
         loop_flags: LoopFlags::default(),
         from: None,
+        autoplay: false,
     });
     match execute(command, globals) {
         Ok(code) => code,

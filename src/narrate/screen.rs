@@ -256,6 +256,25 @@ impl Say {
         )
     }
 
+    pub fn key_autoplay(self) -> &'static str {
+        self.pick("play by itself / pause", "自动播放 / 暂停")
+    }
+
+    pub fn key_speed(self) -> &'static str {
+        self.pick(
+            "autoplay faster / slower (0.5× to 4×)",
+            "自动播放加快 / 减慢（0.5× 到 4×）",
+        )
+    }
+
+    /// The footer while the run plays by itself.
+    pub fn autoplay_status(self, speed: &str) -> String {
+        match self.lang {
+            Lang::En => format!("▶ playing {speed}× · a pauses"),
+            Lang::Zh => format!("▶ 自动播放 {speed}× · a 暂停"),
+        }
+    }
+
     pub fn key_expand(self) -> &'static str {
         self.pick("unfold / fold long texts", "展开 / 折叠长文本")
     }

@@ -25,7 +25,13 @@ pub struct Settings {
     /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
     pub monochrome: bool,
     pub lang: Lang,
+    /// Open playing the run by itself.
+    pub autoplay: bool,
 }
+
+/// Autoplay speeds; at 1× a phase lasts [`PHASE`].
+const SPEEDS: [(f64, &str); 4] = [(0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
+const PHASE: Duration = Duration::from_millis(1500);
 
 /// What the detail pane shows for a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +59,10 @@ pub struct App<'a> {
     cursor: usize,
     /// Replaying toward the end between frames, called off by a key.
     seeking_end: bool,
+    /// Stepping by itself, one phase a tick.
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    speed: usize,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -96,6 +106,8 @@ impl<'a> App<'a> {
             current,
             cursor: 0,
             seeking_end: false,
+            playing: settings.autoplay,
+            speed: 1,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -225,6 +237,28 @@ impl<'a> App<'a> {
         }
     }
 
+    /// How long a phase shows while the run plays by itself; `None` when
+    /// it does not. The screen's event loop turns this into ticks.
+    pub fn autoplay_interval(&self) -> Option<Duration> {
+        self.playing.then(|| PHASE.div_f64(SPEEDS[self.speed].0))
+    }
+
+    /// The speed the run plays at: "1", "0.5", …
+    pub fn speed(&self) -> &'static str {
+        SPEEDS[self.speed].1
+    }
+
+    /// One phase on, stopping at the end.
+    fn tick(&mut self) {
+        if !self.playing {
+            return;
+        }
+        if !self.at_end() {
+            self.move_to(self.cursor + 1);
+        }
+        self.playing = !self.at_end();
+    }
+
     /// Whether there is work to do between frames.
     pub fn working(&self) -> bool {
         self.seeking_end
@@ -328,7 +362,7 @@ pub fn update(app: &mut App, action: Action) {
                 app.extents = extents;
                 return app.clamp_scrolls();
             }
-            Action::Resize(..) => return,
+            Action::Resize(..) | Action::Tick => return,
             // Esc and End call the seeking off and do nothing else; any
             // other key calls it off and does what it always does.
             Action::Back | Action::End => {
@@ -339,8 +373,34 @@ pub fn update(app: &mut App, action: Action) {
             _ => app.seeking_end = false,
         }
     }
+    // A key that moves the cursor takes over from the autoplay.
+    let moves = matches!(
+        action,
+        Action::Next
+            | Action::Prev
+            | Action::NextTurn
+            | Action::PrevTurn
+            | Action::Start
+            | Action::End
+            | Action::NextRun
+            | Action::PrevRun
+            | Action::PickRun(_)
+    );
+    if moves {
+        app.playing = false;
+    }
     let steps = app.replay.steps();
     match action {
+        Action::Tick => app.tick(),
+        Action::ToggleAutoplay => {
+            // Played to its end, a run plays again from the start.
+            if !app.playing && app.at_end() {
+                app.move_to(0);
+            }
+            app.playing = !app.playing;
+        }
+        Action::Faster => app.speed = (app.speed + 1).min(SPEEDS.len() - 1),
+        Action::Slower => app.speed = app.speed.saturating_sub(1),
         Action::Next => app.move_to(app.cursor + 1),
         Action::Prev => app.move_to(app.cursor.saturating_sub(1)),
         Action::NextTurn => {

@@ -37,6 +37,12 @@ pub enum Action {
     ToggleExpand,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
+    /// Play the run by itself, a phase at a time, or pause it.
+    ToggleAutoplay,
+    Faster,
+    Slower,
+    /// The autoplay's clock struck (not a key: the event loop sends it).
+    Tick,
     ToggleHelp,
     /// Esc: closes the help if it is open, stops seeking the end, else quits.
     Back,
@@ -196,6 +202,14 @@ pub const BINDINGS: &[Binding] = &[
         &[key(KeyCode::PageDown), ch('J')],
         Action::DetailDown,
         Say::key_detail_scroll,
+    ),
+    one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
+    pair(
+        &[ch('>')],
+        Action::Faster,
+        &[ch('<')],
+        Action::Slower,
+        Say::key_speed,
     ),
     one(&[ch('w')], Action::ToggleWire, Say::key_wire),
     one(&[ch('e')], Action::ToggleExpand, Say::key_expand),

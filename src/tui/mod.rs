@@ -88,6 +88,15 @@ where
             app.work();
             continue;
         }
+        // Playing by itself: a tick when no key comes within the phase's time.
+        if let Some(interval) = app.autoplay_interval()
+            && !events
+                .poll(interval)
+                .context("could not read from the terminal")?
+        {
+            update(app, Action::Tick);
+            continue;
+        }
         // Every event, a resize included, is followed by a redraw at the top.
         let Some(event) = events
             .next_event()

@@ -9,8 +9,14 @@ use crate::narrate::Say;
 use crate::tui::keymap::{footer_entries, help_rows};
 use crate::tui::theme;
 
-pub fn render_footer(frame: &mut Frame, area: Rect, say: Say) {
+/// The key bar; while the run plays by itself, `playing` comes first
+/// (the keys after it are cut where the line ends).
+pub fn render_footer(frame: &mut Frame, area: Rect, say: Say, playing: Option<&str>) {
     let mut spans = vec![Span::raw(" ")];
+    if let Some(speed) = playing {
+        spans.push(Span::styled(say.autoplay_status(speed), theme::PLAYING));
+        spans.push(Span::raw("  "));
+    }
     for (n, (keys, label)) in footer_entries(say).into_iter().enumerate() {
         if n > 0 {
             spans.push(Span::raw("  "));

@@ -148,7 +148,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
         }
         None => caption::render(frame, areas.caption, app),
     }
-    help::render_footer(frame, areas.footer, app.say());
+    let playing = app.playing.then(|| app.speed());
+    help::render_footer(frame, areas.footer, app.say(), playing);
     if app.show_help {
         help::render_overlay(frame, area, app.say());
     }

@@ -1,0 +1,100 @@
+//! The run playing by itself: the screen's event loop sends a tick when no
+//! key comes within a phase's time; here the ticks are sent by hand.
+
+mod common;
+
+use std::time::Duration;
+
+use common::screen::{app_in, builtins, drive};
+use loopstep::narrate::Lang;
+use loopstep::transcript::BUILTIN_NAMES;
+use loopstep::tui::{Action, App, Settings, update, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn aurora() -> App<'static> {
+    app_in(Lang::En, "aurora-run")
+}
+
+#[test]
+fn n_ticks_move_n_phases_and_stop_at_the_end() {
+    let mut app = aurora();
+    update(&mut app, Action::Tick);
+    assert_eq!(app.cursor(), 0, "a tick does nothing until it plays");
+    update(&mut app, Action::ToggleAutoplay);
+    for _ in 0..3 {
+        update(&mut app, Action::Tick);
+    }
+    assert_eq!(app.cursor(), 3);
+    assert!(app.playing);
+    for _ in 0..50 {
+        update(&mut app, Action::Tick);
+    }
+    assert!(app.at_end());
+    assert!(!app.playing, "it stops by itself at the end");
+    // Played to the end, `a` plays it again from the start.
+    update(&mut app, Action::ToggleAutoplay);
+    assert_eq!(app.cursor(), 0);
+    assert!(app.playing);
+}
+
+#[test]
+fn a_key_that_moves_the_cursor_stops_it_and_others_do_not() {
+    let mut app = aurora();
+    update(&mut app, Action::ToggleAutoplay);
+    update(&mut app, Action::Tick);
+    update(&mut app, Action::ToggleWire);
+    assert!(app.playing, "showing the wire view moves nothing");
+    update(&mut app, Action::Next);
+    assert!(!app.playing);
+    assert_eq!(app.cursor(), 2);
+    update(&mut app, Action::Tick);
+    assert_eq!(app.cursor(), 2);
+}
+
+#[test]
+fn the_speed_goes_from_half_to_four_times() {
+    let mut app = aurora();
+    assert_eq!(app.autoplay_interval(), None);
+    update(&mut app, Action::ToggleAutoplay);
+    assert_eq!(app.autoplay_interval(), Some(Duration::from_millis(1500)));
+    for _ in 0..5 {
+        update(&mut app, Action::Faster);
+    }
+    assert_eq!(app.speed(), "4");
+    assert_eq!(app.autoplay_interval(), Some(Duration::from_millis(375)));
+    for _ in 0..5 {
+        update(&mut app, Action::Slower);
+    }
+    assert_eq!(app.speed(), "0.5");
+    assert_eq!(app.autoplay_interval(), Some(Duration::from_millis(3000)));
+}
+
+#[test]
+fn opened_with_autoplay_it_plays_through_and_the_footer_says_so() {
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "aurora-run")
+        .unwrap();
+    let settings = Settings {
+        autoplay: true,
+        ..Settings::default()
+    };
+    let mut app = App::new(builtins(), index, settings);
+    let first = drive(&mut app, 80, 24, &["?", "?"]).backend().to_string();
+    // A script waits for nothing: between its keys the run plays on, here
+    // to its end, where it stops.
+    assert!(app.at_end());
+    assert!(!first.contains("playing"), "stopped at the end: {first}");
+    // One frame while it plays.
+    let mut playing = aurora();
+    update(&mut playing, Action::ToggleAutoplay);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal
+        .draw(|frame| {
+            view::draw(frame, &playing);
+        })
+        .unwrap();
+    let text = terminal.backend().to_string();
+    assert!(text.contains("▶ playing 1× · a pauses"), "{text}");
+}
