@@ -145,6 +145,9 @@ pub enum Command {
         /// `<` and `>` change the speed).
         #[arg(long)]
         autoplay: bool,
+        /// Open on this step (1-based), as a teacher prepared it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        step: Option<u32>,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -306,10 +309,11 @@ impl LoopFlags {
         }
     }
 
-    fn settings(&self, lang: Lang, autoplay: bool) -> tui::Settings {
+    fn settings(&self, lang: Lang, (autoplay, step): (bool, Option<u32>)) -> tui::Settings {
         tui::Settings {
             lang,
             autoplay,
+            step: step.map(|n| n as usize),
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -343,6 +347,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
             "--mistake",
             "--from",
             "--autoplay",
+            "--step",
         ]
         .contains(&flag)
     } else {
@@ -404,12 +409,14 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             from,
             autoplay,
+            step,
         } => {
             // A misspelt run fails here, before the screen takes the terminal.
             ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
-            tui::play(&run, loop_flags.settings(lang, autoplay), move |progress| {
+            let settings = loop_flags.settings(lang, (autoplay, step));
+            tui::play(&run, settings, move |progress| {
                 let how = Opening {
                     progress: Some(progress),
                     ..how

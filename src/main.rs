@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         loop_flags: LoopFlags::default(),
         from: None,
         autoplay: false,
+        step: None,
     });
     match execute(command, globals) {
         Ok(code) => code,

@@ -256,6 +256,21 @@ impl Say {
         )
     }
 
+    pub fn key_go_to_step(self) -> &'static str {
+        self.pick(
+            "go to step: type its number, then Enter",
+            "跳到第几步：输入步数，再按 Enter",
+        )
+    }
+
+    /// The footer while a step number is typed.
+    pub fn go_to_prompt(self, typed: &str) -> String {
+        match self.lang {
+            Lang::En => format!(":{typed}▏ go to step · Enter jumps · Esc cancels"),
+            Lang::Zh => format!(":{typed}▏ 跳到第几步 · Enter 跳转 · Esc 取消"),
+        }
+    }
+
     pub fn key_autoplay(self) -> &'static str {
         self.pick("play by itself / pause", "自动播放 / 暂停")
     }

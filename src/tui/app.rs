@@ -27,6 +27,8 @@ pub struct Settings {
     pub lang: Lang,
     /// Open playing the run by itself.
     pub autoplay: bool,
+    /// Open on this step (1-based) instead of the first.
+    pub step: Option<usize>,
 }
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].
@@ -63,6 +65,8 @@ pub struct App<'a> {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     speed: usize,
+    /// The step number being typed after `:`.
+    pub step_prompt: Option<String>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -108,6 +112,7 @@ impl<'a> App<'a> {
             seeking_end: false,
             playing: settings.autoplay,
             speed: 1,
+            step_prompt: None,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -119,7 +124,15 @@ impl<'a> App<'a> {
             extents: Extents::default(),
         };
         app.look_ahead();
+        if let Some(step) = settings.step {
+            app.go_to_step(step);
+        }
         app
+    }
+
+    /// Moves to step `number` (1-based), or the last there is.
+    fn go_to_step(&mut self, number: usize) {
+        self.move_to(number.saturating_sub(1));
     }
 
     pub fn transcript(&self) -> &'a Transcript {
@@ -373,6 +386,39 @@ pub fn update(app: &mut App, action: Action) {
             _ => app.seeking_end = false,
         }
     }
+    if let Some(typed) = &mut app.step_prompt {
+        match action {
+            Action::Digit(digit) => {
+                // Nine digits are more steps than any run has.
+                if typed.len() < 9 {
+                    typed.push(char::from(b'0' + digit));
+                }
+                return;
+            }
+            // Backspace (and ← or h) takes the last digit back.
+            Action::Prev => {
+                typed.pop();
+                return;
+            }
+            // Enter (and → or Space) jumps.
+            Action::Next => {
+                let number = typed.parse().ok().filter(|n| *n >= 1);
+                app.step_prompt = None;
+                if let Some(number) = number {
+                    app.playing = false;
+                    app.go_to_step(number);
+                }
+                return;
+            }
+            Action::Back => {
+                app.step_prompt = None;
+                return;
+            }
+            Action::Drawn(_) | Action::Resize(..) | Action::Tick => {}
+            // Any other key leaves the prompt and does what it does.
+            _ => app.step_prompt = None,
+        }
+    }
     // A key that moves the cursor takes over from the autoplay.
     let moves = matches!(
         action,
@@ -384,7 +430,7 @@ pub fn update(app: &mut App, action: Action) {
             | Action::End
             | Action::NextRun
             | Action::PrevRun
-            | Action::PickRun(_)
+            | Action::Digit(_)
     );
     if moves {
         app.playing = false;
@@ -439,7 +485,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::ResetTurns => app.set_max_turns(app.transcript().max_turns),
         Action::NextRun => app.open_run((app.current + 1) % app.runs.len()),
         Action::PrevRun => app.open_run((app.current + app.runs.len() - 1) % app.runs.len()),
-        Action::PickRun(index) => app.open_run(index),
+        Action::Digit(0) => {}
+        Action::Digit(run) => app.open_run(usize::from(run) - 1),
+        Action::GoToStep => app.step_prompt = Some(String::new()),
         Action::NextMistake => app.set_config(Config {
             mistake: Mistake::cycle(app.config().mistake),
             ..app.config()

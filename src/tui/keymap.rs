@@ -20,8 +20,11 @@ pub enum Action {
     ResetTurns,
     NextRun,
     PrevRun,
-    /// Open run number n (0-based).
-    PickRun(usize),
+    /// A digit: opens run n (1 to 9), or adds to the step number being
+    /// typed after `:`.
+    Digit(u8),
+    /// `:` — type a step number to jump to, Enter to go.
+    GoToStep,
     ToggleCheck,
     /// Make the next of the common mistakes (after the last: the correct loop).
     NextMistake,
@@ -203,6 +206,7 @@ pub const BINDINGS: &[Binding] = &[
         Action::DetailDown,
         Say::key_detail_scroll,
     ),
+    one(&[ch(':')], Action::GoToStep, Say::key_go_to_step),
     one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
     pair(
         &[ch('>')],
@@ -240,10 +244,10 @@ pub fn action_for(event: KeyEvent) -> Option<Action> {
     if !ctrl && event.code == KeyCode::Esc {
         return Some(Action::Back);
     }
-    if let KeyCode::Char(c @ '1'..='9') = event.code
+    if let KeyCode::Char(c @ '0'..='9') = event.code
         && !ctrl
     {
-        return Some(Action::PickRun(c as usize - '1' as usize));
+        return Some(Action::Digit(c as u8 - b'0'));
     }
     let pressed = Key {
         code: event.code,
@@ -358,7 +362,7 @@ mod tests {
             press(KeyCode::BackTab, KeyModifiers::SHIFT),
             Some(Action::PrevRun)
         );
-        assert_eq!(press(KeyCode::Char('2'), none), Some(Action::PickRun(1)));
+        assert_eq!(press(KeyCode::Char('2'), none), Some(Action::Digit(2)));
         assert_eq!(
             press(KeyCode::Char('c'), KeyModifiers::CONTROL),
             Some(Action::Quit)

@@ -148,8 +148,16 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
         }
         None => caption::render(frame, areas.caption, app),
     }
-    let playing = app.playing.then(|| app.speed());
-    help::render_footer(frame, areas.footer, app.say(), playing);
+    match &app.step_prompt {
+        Some(typed) => frame.render_widget(
+            Line::styled(format!(" {}", say.go_to_prompt(typed)), theme::KEY),
+            areas.footer,
+        ),
+        None => {
+            let playing = app.playing.then(|| app.speed());
+            help::render_footer(frame, areas.footer, say, playing);
+        }
+    }
     if app.show_help {
         help::render_overlay(frame, area, app.say());
     }

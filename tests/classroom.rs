@@ -1,5 +1,6 @@
-//! The run playing by itself: the screen's event loop sends a tick when no
-//! key comes within a phase's time; here the ticks are sent by hand.
+//! The classroom's keys: the run playing by itself (the screen's event loop
+//! sends a tick when no key comes within a phase's time; here the ticks are
+//! sent by hand), and jumping to a step prepared beforehand.
 
 mod common;
 
@@ -97,4 +98,44 @@ fn opened_with_autoplay_it_plays_through_and_the_footer_says_so() {
         .unwrap();
     let text = terminal.backend().to_string();
     assert!(text.contains("▶ playing 1× · a pauses"), "{text}");
+}
+
+#[test]
+fn colon_then_a_number_and_enter_jumps_to_that_step() {
+    let mut app = aurora();
+    for action in [Action::GoToStep, Action::Digit(1), Action::Digit(3)] {
+        update(&mut app, action);
+    }
+    assert_eq!(app.step_prompt.as_deref(), Some("13"));
+    update(&mut app, Action::Prev); // Backspace takes the 3 back
+    update(&mut app, Action::Digit(1));
+    update(&mut app, Action::Next); // Enter
+    assert_eq!((app.cursor(), app.step_prompt.is_none()), (10, true));
+    // Past the end: the last step. Esc leaves without moving.
+    for action in [
+        Action::GoToStep,
+        Action::Digit(9),
+        Action::Digit(9),
+        Action::Next,
+    ] {
+        update(&mut app, action);
+    }
+    assert!(app.at_end());
+    for action in [Action::GoToStep, Action::Digit(2), Action::Back] {
+        update(&mut app, action);
+    }
+    assert!(app.at_end() && app.step_prompt.is_none());
+    // Without the prompt a digit still opens a run.
+    update(&mut app, Action::Digit(2));
+    assert_eq!(app.runs().0, 1);
+}
+
+#[test]
+fn a_run_opens_on_the_step_it_is_asked_for() {
+    let settings = Settings {
+        step: Some(4),
+        ..Settings::default()
+    };
+    let app = App::new(builtins(), 0, settings);
+    assert_eq!(app.cursor(), 3);
 }
