@@ -710,3 +710,22 @@ fn an_archive_unpacking_past_the_size_limit_is_refused() {
     );
     assert_eq!(run(&["run", &archive]).code, 0);
 }
+
+#[test]
+fn validate_wants_a_result_for_each_use_of_a_reused_id() {
+    let doc = json!({
+        "version": 1, "id": "s", "title": "s", "question": "q", "model": "m", "max_turns": 5,
+        "recorded": true, "tools": [{"name": "search"}],
+        "replies": [
+            {"content": [{"type": "tool_use", "id": "x", "name": "search", "input": {"query": "a"}}], "stop_reason": "tool_use"},
+            {"content": [{"type": "tool_use", "id": "x", "name": "search", "input": {"query": "b"}}], "stop_reason": "tool_use"},
+            {"content": [{"type": "text", "text": "done"}], "stop_reason": "end_turn"}
+        ],
+        "results": {"x": [{"content": "A"}]}
+    });
+    let path = file("short-results.json", doc.to_string());
+    assert_bad_input(
+        &["validate", path.to_str().unwrap()],
+        &["`replies[1].content[0]`", "no recorded result"],
+    );
+}

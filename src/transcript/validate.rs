@@ -72,6 +72,7 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
     }
     let dialect = t.dialect();
     let mut ids: BTreeMap<&str, String> = BTreeMap::new();
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
     for (r, reply) in t.replies.iter().enumerate() {
         // Another API's word for a stop reason is a slip a course author
         // makes easily, and the replay would read it as unknown.
@@ -121,7 +122,11 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                             format!("tool_use id `{id}` is already used at `{first}`"),
                         );
                     }
-                    let answerable = t.results.contains_key(id)
+                    // A reused id's n-th use needs the n-th recorded result.
+                    let nth = uses.entry(id.as_str()).or_default();
+                    let recorded = t.results.get(id).is_some_and(|r| r.of_use(*nth).is_some());
+                    *nth += 1;
+                    let answerable = recorded
                         || t.environment.contains_key(name)
                         // An undeclared tool is answered with an error result.
                         || !tool_names.contains(name.as_str());
