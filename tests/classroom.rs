@@ -139,3 +139,20 @@ fn a_run_opens_on_the_step_it_is_asked_for() {
     let app = App::new(builtins(), 0, settings);
     assert_eq!(app.cursor(), 3);
 }
+
+#[test]
+fn x_shows_what_each_call_sends_growing_call_by_call() {
+    let mut app = aurora();
+    let text = drive(&mut app, 80, 24, &["End", "x"]).backend().to_string();
+    assert!(text.contains("what each call sends"), "{text}");
+    for bar in ["#1", "#2", "#3"] {
+        assert!(text.contains(bar), "{bar} in {text}");
+    }
+    assert!(
+        text.contains("call #3: all 5 messages, 538 chars"),
+        "{text}"
+    );
+    assert!(text.contains("all 3 calls: 881 chars"), "{text}");
+    let back = drive(&mut app, 80, 24, &["x"]).backend().to_string();
+    assert!(!back.contains("what each call sends"));
+}

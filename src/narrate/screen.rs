@@ -256,6 +256,45 @@ impl Say {
         )
     }
 
+    pub fn key_growth(self) -> &'static str {
+        self.pick(
+            "what each call sends / the step's detail",
+            "每次调用发送多少 / 本步详情",
+        )
+    }
+
+    pub fn growth_title(self) -> &'static str {
+        self.pick("what each call sends · x back", "每次调用发送多少 · x 返回")
+    }
+
+    /// The newest request and the totals so far. Tokens are estimated by
+    /// OpenAI's rule of thumb for English, about 4 characters a token
+    /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them).
+    pub fn growth_summary(
+        self,
+        number: u32,
+        messages: usize,
+        chars: usize,
+        calls: usize,
+        total: usize,
+    ) -> String {
+        let (tokens, all_tokens) = (chars.div_ceil(4), total.div_ceil(4));
+        match self.lang {
+            Lang::En => format!(
+                "call #{number}: all {messages} messages, {chars} chars ≈{tokens} tokens · \
+                 all {calls} calls: {total} chars ≈{all_tokens} tokens"
+            ),
+            Lang::Zh => format!(
+                "第 {number} 次调用：全部 {messages} 条消息，{chars} 字符≈{tokens} token · \
+                 {calls} 次调用共 {total} 字符≈{all_tokens} token"
+            ),
+        }
+    }
+
+    pub fn growth_nothing_sent(self) -> &'static str {
+        self.pick("no call yet: nothing sent", "还没有调用：尚未发送任何内容")
+    }
+
     pub fn key_go_to_step(self) -> &'static str {
         self.pick(
             "go to step: type its number, then Enter",

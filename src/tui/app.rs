@@ -67,6 +67,8 @@ pub struct App<'a> {
     speed: usize,
     /// The step number being typed after `:`.
     pub step_prompt: Option<String>,
+    /// The detail pane shows what each call sends.
+    pub growth: bool,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -113,6 +115,7 @@ impl<'a> App<'a> {
             playing: settings.autoplay,
             speed: 1,
             step_prompt: None,
+            growth: false,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -515,6 +518,7 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::ToggleLang => app.toggle_lang(),
         Action::ToggleExpand => app.expanded = !app.expanded,
+        Action::ToggleGrowth => app.growth = !app.growth,
         // The next frame is drawn at the new size and reports its extents.
         Action::Resize(..) => {}
         Action::Drawn(extents) => {

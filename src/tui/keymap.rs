@@ -40,6 +40,8 @@ pub enum Action {
     ToggleExpand,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
+    /// The detail pane: what each call sends, or the step's detail.
+    ToggleGrowth,
     /// Play the run by itself, a phase at a time, or pause it.
     ToggleAutoplay,
     Faster,
@@ -217,6 +219,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     one(&[ch('w')], Action::ToggleWire, Say::key_wire),
     one(&[ch('e')], Action::ToggleExpand, Say::key_expand),
+    one(&[ch('x')], Action::ToggleGrowth, Say::key_growth),
     in_footer(
         one(&[ch('L')], Action::ToggleLang, Say::key_lang),
         Say::footer_lang,
@@ -369,7 +372,7 @@ mod tests {
         );
         assert_eq!(press(KeyCode::Char('c'), none), Some(Action::ToggleCheck));
         assert_eq!(press(KeyCode::Esc, none), Some(Action::Back));
-        assert_eq!(press(KeyCode::Char('x'), none), None);
+        assert_eq!(press(KeyCode::Char('z'), none), None);
     }
 
     #[test]

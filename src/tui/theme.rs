@@ -40,6 +40,9 @@ pub const JUST_ADDED: Style = Style::new().bg(Color::Blue);
 pub const GAUGE_LEFT: Style = Style::new().fg(Color::Green);
 pub const GAUGE_LAST: Style = Style::new().fg(Color::Yellow);
 pub const GAUGE_SPENT: Style = Style::new().fg(Color::Red);
+/// The bars of what each call sends, and the figure on each.
+pub const GROWTH: Style = Style::new().fg(Color::Cyan);
+pub const GROWTH_VALUE: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
 /// The run playing by itself.
 pub const PLAYING: Style = Style::new().fg(Color::Black).bg(Color::Green);
 /// Work under way: seeking the end, loading a file.

@@ -4,6 +4,7 @@ mod budget;
 mod caption;
 mod detail;
 mod diagram;
+mod growth;
 mod help;
 mod messages;
 mod progress;
@@ -135,7 +136,12 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     title::render_question(frame, areas.question, app);
     diagram::render(frame, areas.diagram, app);
     let messages = messages::render(frame, areas.messages, app);
-    let detail = detail::render(frame, areas.detail, app);
+    let detail = if app.growth {
+        growth::render(frame, areas.detail, app);
+        0
+    } else {
+        detail::render(frame, areas.detail, app)
+    };
     budget::render(frame, areas.budget, app);
     match app.seeking() {
         Some((made, most)) => {

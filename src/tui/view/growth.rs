@@ -1,0 +1,77 @@
+//! What each call sends: the whole conversation, again, so every request
+//! is larger than the one before it. A bar per call up to the cursor, the
+//! newest on the right, and the totals so far.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block as Panel};
+
+use crate::engine::{Event, RequestSize};
+use crate::text::one_line;
+use crate::tui::app::App;
+use crate::tui::theme;
+
+/// Columns of one bar, and between bars.
+const BAR: u16 = 5;
+const GAP: u16 = 1;
+
+/// The requests made up to the cursor, oldest first.
+fn requests(app: &App) -> Vec<RequestSize> {
+    app.trace().steps[..=app.cursor()]
+        .iter()
+        .filter_map(|s| match &s.event {
+            Event::Call { request, .. } => Some(*request),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A size in few columns: 980, 12k, 3.4M.
+fn short(n: usize) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..100_000 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
+    let panel = Panel::bordered()
+        .border_style(theme::BORDER)
+        .title(Span::styled(
+            format!(" {} ", say.growth_title()),
+            theme::TITLE,
+        ));
+    let inner = panel.inner(area);
+    frame.render_widget(panel, area);
+    let [summary, chart] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    let all = requests(app);
+    let total: usize = all.iter().map(|r| r.chars).sum();
+    let line = match all.last() {
+        Some(last) => say.growth_summary(last.number, last.messages, last.chars, all.len(), total),
+        None => say.growth_nothing_sent().to_owned(),
+    };
+    let width = usize::from(summary.width);
+    frame.render_widget(Line::styled(one_line(&line, width), theme::TEXT), summary);
+    // The newest calls that fit.
+    let room = usize::from((chart.width + GAP) / (BAR + GAP)).max(1);
+    let shown = &all[all.len().saturating_sub(room)..];
+    let bars: Vec<Bar> = shown
+        .iter()
+        .map(|r| {
+            Bar::new(r.chars as u64)
+                .label(Line::from(format!("#{}", r.number)))
+                .text_value(short(r.chars))
+        })
+        .collect();
+    let widget = BarChart::default()
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(BAR)
+        .bar_gap(GAP)
+        .bar_style(theme::GROWTH)
+        .value_style(theme::GROWTH_VALUE);
+    frame.render_widget(widget, chart);
+}
