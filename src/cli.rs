@@ -148,6 +148,9 @@ pub enum Command {
         /// Open on this step (1-based), as a teacher prepared it.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         step: Option<u32>,
+        /// Open in quiz mode: the class guesses each check before it shows.
+        #[arg(long)]
+        quiz: bool,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -309,11 +312,16 @@ impl LoopFlags {
         }
     }
 
-    fn settings(&self, lang: Lang, (autoplay, step): (bool, Option<u32>)) -> tui::Settings {
+    fn settings(
+        &self,
+        lang: Lang,
+        (autoplay, step, quiz): (bool, Option<u32>, bool),
+    ) -> tui::Settings {
         tui::Settings {
             lang,
             autoplay,
             step: step.map(|n| n as usize),
+            quiz,
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -348,6 +356,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
             "--from",
             "--autoplay",
             "--step",
+            "--quiz",
         ]
         .contains(&flag)
     } else {
@@ -410,12 +419,13 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             from,
             autoplay,
             step,
+            quiz,
         } => {
             // A misspelt run fails here, before the screen takes the terminal.
             ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
-            let settings = loop_flags.settings(lang, (autoplay, step));
+            let settings = loop_flags.settings(lang, (autoplay, step, quiz));
             tui::play(&run, settings, move |progress| {
                 let how = Opening {
                     progress: Some(progress),

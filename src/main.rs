@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         from: None,
         autoplay: false,
         step: None,
+        quiz: false,
     });
     match execute(command, globals) {
         Ok(code) => code,

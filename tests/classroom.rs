@@ -156,3 +156,47 @@ fn x_shows_what_each_call_sends_growing_call_by_call() {
     let back = drive(&mut app, 80, 24, &["x"]).backend().to_string();
     assert!(!back.contains("what each call sends"));
 }
+
+/// Steps through the whole run in quiz mode, answering each question with
+/// the next of `answers`; the score at the end.
+fn quiz_through(run: &str, answers: &[u8]) -> (u32, u32) {
+    let mut app = app_in(Lang::En, run);
+    update(&mut app, Action::ToggleQuiz);
+    let mut answers = answers.iter();
+    while !app.at_end() {
+        update(&mut app, Action::Next);
+        if app.quiz.as_ref().unwrap().asking.is_some() {
+            update(&mut app, Action::Digit(*answers.next().expect("an answer")));
+        }
+    }
+    assert!(answers.next().is_none(), "every answer was asked for");
+    let quiz = app.quiz.unwrap();
+    (quiz.right, quiz.asked)
+}
+
+#[test]
+fn the_quiz_scores_scripted_answers() {
+    // aurora-run: two checks that dispatch, then one that answers.
+    assert_eq!(quiz_through("aurora-run", &[1, 1, 2]), (3, 3));
+    assert_eq!(quiz_through("aurora-run", &[1, 2, 2]), (2, 3));
+    // At max_turns 2 the third call never comes: None.
+    assert_eq!(quiz_through("aurora-run-max-turns-2", &[1, 1, 3]), (3, 3));
+    assert_eq!(quiz_through("aurora-run-max-turns-2", &[2, 1, 2]), (1, 3));
+}
+
+#[test]
+fn the_quiz_asks_before_the_check_shows_and_a_wrong_digit_waits() {
+    let mut app = aurora();
+    update(&mut app, Action::ToggleQuiz);
+    update(&mut app, Action::Next); // to the call
+    update(&mut app, Action::Next); // the check is next: a question
+    assert_eq!(app.cursor(), 1, "the check is not shown before the guess");
+    update(&mut app, Action::Digit(7));
+    assert_eq!(app.cursor(), 1, "7 is no answer");
+    let text = drive(&mut app, 80, 24, &[]).backend().to_string();
+    assert!(text.contains("Quiz: what happens next?"), "{text}");
+    update(&mut app, Action::Digit(1));
+    assert_eq!(app.cursor(), 2);
+    let text = drive(&mut app, 80, 24, &[]).backend().to_string();
+    assert!(text.contains("quiz 1/1 · right"), "{text}");
+}

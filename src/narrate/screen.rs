@@ -223,8 +223,12 @@ impl Say {
         self.pick("next / previous run", "下一个 / 上一个运行")
     }
 
-    pub fn key_pick_run(self) -> &'static str {
-        self.pick("open run 1, 2, 3 …", "打开第 1、2、3 … 个运行")
+    /// The run row of the help, with the run-number keys.
+    pub fn key_run_or_pick(self) -> &'static str {
+        self.pick(
+            "next / previous run / run n",
+            "下一个 / 上一个 / 第 n 个运行",
+        )
     }
 
     pub fn key_check(self) -> &'static str {
@@ -254,6 +258,43 @@ impl Say {
             "detail: summary / the JSON on the wire",
             "详情：摘要 / 实际收发的 JSON",
         )
+    }
+
+    pub fn key_quiz(self) -> &'static str {
+        self.pick(
+            "quiz: guess each check before it shows",
+            "测验：每次检查揭晓前先猜",
+        )
+    }
+
+    /// The question, asked before the check (or the budget's end) shows.
+    pub fn quiz_question(self) -> String {
+        let (answer, tool) = (self.w.answer_stop, self.w.tool_stop);
+        match self.lang {
+            Lang::En => format!(
+                "Quiz: what happens next? 1 dispatch the tools ({tool}) · 2 return the answer \
+                 ({answer}) · 3 no turn left: None · 4 another stop. Press 1–4."
+            ),
+            Lang::Zh => format!(
+                "测验：接下来会怎样？1 派发工具（{tool}）· 2 返回回答（{answer}）· \
+                 3 没有轮次了：None · 4 其他停止。按 1–4。"
+            ),
+        }
+    }
+
+    /// The footer in quiz mode: the score, and how the last guess went.
+    pub fn quiz_status(self, right: u32, asked: u32, last: Option<bool>) -> String {
+        let verdict = match (self.lang, last) {
+            (_, None) => "",
+            (Lang::En, Some(true)) => " · right",
+            (Lang::En, Some(false)) => " · wrong",
+            (Lang::Zh, Some(true)) => " · 答对了",
+            (Lang::Zh, Some(false)) => " · 答错了",
+        };
+        match self.lang {
+            Lang::En => format!("quiz {right}/{asked}{verdict} · Q ends"),
+            Lang::Zh => format!("测验 {right}/{asked}{verdict} · Q 结束"),
+        }
     }
 
     pub fn key_growth(self) -> &'static str {

@@ -12,6 +12,7 @@ use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Rounds, Step
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
+use super::quiz::{Guess, Quiz};
 use super::view::Extents;
 use crate::narrate::{Lang, Say};
 
@@ -29,6 +30,8 @@ pub struct Settings {
     pub autoplay: bool,
     /// Open on this step (1-based) instead of the first.
     pub step: Option<usize>,
+    /// Open in quiz mode.
+    pub quiz: bool,
 }
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].
@@ -69,6 +72,8 @@ pub struct App<'a> {
     pub step_prompt: Option<String>,
     /// The detail pane shows what each call sends.
     pub growth: bool,
+    /// Quiz mode: the class guesses each check before it shows.
+    pub quiz: Option<Quiz>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -116,6 +121,7 @@ impl<'a> App<'a> {
             speed: 1,
             step_prompt: None,
             growth: false,
+            quiz: settings.quiz.then(Quiz::default),
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -422,6 +428,36 @@ pub fn update(app: &mut App, action: Action) {
             _ => app.step_prompt = None,
         }
     }
+    if let Some(quiz) = &mut app.quiz
+        && quiz.asking.is_some()
+    {
+        match action {
+            Action::Digit(digit) => {
+                if let Some(guess) = Guess::of_digit(digit) {
+                    quiz.answer(guess);
+                    // The answer is given: the step shows.
+                    app.move_to(app.cursor + 1);
+                }
+                return;
+            }
+            Action::Drawn(_) | Action::Resize(..) | Action::Tick | Action::Quit => {}
+            Action::ToggleQuiz => {}
+            // Any other key takes the question back.
+            _ => quiz.asking = None,
+        }
+    }
+    // In quiz mode, a step the class is to guess is not shown before the guess.
+    if matches!(action, Action::Next | Action::Tick)
+        && let Some(quiz) = &mut app.quiz
+        && (action == Action::Next || app.playing)
+    {
+        let next = app.replay.steps().get(app.cursor + 1);
+        if let Some(truth) = next.and_then(Guess::of_step) {
+            quiz.asking = Some(truth);
+            app.playing = false;
+            return;
+        }
+    }
     // A key that moves the cursor takes over from the autoplay.
     let moves = matches!(
         action,
@@ -519,6 +555,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleLang => app.toggle_lang(),
         Action::ToggleExpand => app.expanded = !app.expanded,
         Action::ToggleGrowth => app.growth = !app.growth,
+        Action::ToggleQuiz => {
+            app.quiz = match app.quiz {
+                Some(_) => None,
+                None => Some(Quiz::default()),
+            }
+        }
         // The next frame is drawn at the new size and reports its extents.
         Action::Resize(..) => {}
         Action::Drawn(extents) => {

@@ -40,6 +40,8 @@ pub enum Action {
     ToggleExpand,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
+    /// Quiz mode on or off.
+    ToggleQuiz,
     /// The detail pane: what each call sends, or the step's detail.
     ToggleGrowth,
     /// Play the run by itself, a phase at a time, or pause it.
@@ -220,6 +222,7 @@ pub const BINDINGS: &[Binding] = &[
     one(&[ch('w')], Action::ToggleWire, Say::key_wire),
     one(&[ch('e')], Action::ToggleExpand, Say::key_expand),
     one(&[ch('x')], Action::ToggleGrowth, Say::key_growth),
+    one(&[ch('Q')], Action::ToggleQuiz, Say::key_quiz),
     in_footer(
         one(&[ch('L')], Action::ToggleLang, Say::key_lang),
         Say::footer_lang,
@@ -307,24 +310,27 @@ pub fn footer_entries(say: Say) -> Vec<(String, &'static str)> {
         .collect()
 }
 
-/// Help rows: (every key, description), plus the run-number row.
+/// Help rows: (every key, description); the run row names the run-number
+/// keys too, so that the help fits 24 rows.
 pub fn help_rows(say: Say) -> Vec<(String, &'static str)> {
-    let mut rows: Vec<(String, &'static str)> = BINDINGS
+    BINDINGS
         .iter()
         .map(|b| {
-            let sides: Vec<String> = b
+            let mut sides: Vec<String> = b
                 .pairs()
                 .map(|(keys, _)| keys.iter().map(key_name).collect::<Vec<_>>().join(" "))
                 .collect();
-            (sides.join(" / "), (b.help)(say))
+            if b.action == Action::NextRun {
+                sides.push("1 … 9".to_owned());
+            }
+            let help = if b.action == Action::NextRun {
+                say.key_run_or_pick()
+            } else {
+                (b.help)(say)
+            };
+            (sides.join(" / "), help)
         })
-        .collect();
-    let after_runs = BINDINGS
-        .iter()
-        .position(|b| b.action == Action::NextRun)
-        .map_or(rows.len(), |i| i + 1);
-    rows.insert(after_runs, ("1 … 9".to_owned(), say.key_pick_run()));
-    rows
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod keymap;
 pub mod loading;
+pub mod quiz;
 pub mod theme;
 pub mod view;
 

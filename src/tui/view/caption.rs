@@ -23,6 +23,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 fn caption(app: &App) -> String {
+    if app.quiz.as_ref().is_some_and(|q| q.asking.is_some()) {
+        return app.say().quiz_question();
+    }
     mistake_caption(app).unwrap_or_else(|| step_caption(app))
 }
 

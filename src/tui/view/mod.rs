@@ -159,10 +159,22 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
             Line::styled(format!(" {}", say.go_to_prompt(typed)), theme::KEY),
             areas.footer,
         ),
-        None => {
-            let playing = app.playing.then(|| app.speed());
-            help::render_footer(frame, areas.footer, say, playing);
-        }
+        None => match &app.quiz {
+            Some(quiz) => frame.render_widget(
+                Line::styled(
+                    format!(
+                        " {}",
+                        say.quiz_status(quiz.right, quiz.asked, quiz.last.map(|(right, _)| right))
+                    ),
+                    theme::PLAYING,
+                ),
+                areas.footer,
+            ),
+            None => {
+                let playing = app.playing.then(|| app.speed());
+                help::render_footer(frame, areas.footer, say, playing);
+            }
+        },
     }
     if app.show_help {
         help::render_overlay(frame, area, app.say());
