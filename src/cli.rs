@@ -167,6 +167,24 @@ pub enum Command {
     },
     /// List the built-in runs.
     List,
+    /// Write a run, step by step with the screen's captions, as a handout
+    /// for students (Markdown).
+    Export {
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        /// Where to write it; `-` is standard output. Never the recording
+        /// itself; an existing file only with --force.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+    },
     /// Print a completion script for a shell, e.g.
     /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
     /// `loopstep completions zsh > ~/.zfunc/_loopstep`,
@@ -449,6 +467,30 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             match format {
                 Format::Text => emit(&report::text(&source, &traces, lang))?,
                 Format::Json => write_json(&report::json(&source, &traces))?,
+            }
+        }
+        Command::Export {
+            run,
+            loop_flags,
+            output,
+            force,
+            from,
+        } => {
+            let to_stdout = output.as_os_str() == "-";
+            if !to_stdout {
+                may_write(Path::new(&run), &output, force)?;
+            }
+            ensure_exists(&run)?;
+            let (runs, index) = screen_runs(&run, &globals.opening(from))?;
+            let settings = loop_flags.settings(lang, (false, None, false));
+            let mut app = tui::App::new(&runs, index, settings);
+            let handout = tui::handout::markdown(&mut app);
+            if to_stdout {
+                emit(&handout)?;
+            } else {
+                write_whole(&output, &handout)
+                    .with_context(|| format!("could not write {}", output.display()))?;
+                eprintln!("wrote {}", output.display());
             }
         }
         Command::Completions { shell } => {

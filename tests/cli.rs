@@ -729,3 +729,42 @@ fn validate_wants_a_result_for_each_use_of_a_reused_id() {
         &["`replies[1].content[0]`", "no recorded result"],
     );
 }
+
+#[test]
+fn export_writes_every_step_in_order_with_its_caption_and_the_result() {
+    let out = run(&["export", "aurora-run", "-o", "-"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let md = out.stdout;
+    let mut at = 0;
+    for n in 1..=12 {
+        let heading = format!("## step {n}/12 ·");
+        let found = md[at..]
+            .find(&heading)
+            .unwrap_or_else(|| panic!("{heading} in order"));
+        at += found;
+    }
+    assert!(md.starts_with("# Multi-step"));
+    assert!(md.contains("Dispatch: the loop, not the model, runs search."));
+    assert!(md.trim_end().ends_with("**result: \"1974\"**"), "{md}");
+
+    let spent = run(&["export", "aurora-run", "--max-turns", "2", "-o", "-"]).stdout;
+    assert!(spent.trim_end().ends_with("**result: None**"), "{spent}");
+    let chinese = run(&["--lang", "zh", "export", "aurora-run", "-o", "-"]).stdout;
+    assert!(chinese.contains("## 第 1/12 步"), "{chinese}");
+
+    let target = file("handout.md", "keep me");
+    let target = target.to_str().unwrap();
+    assert_bad_input(
+        &["export", "aurora-run", "-o", target],
+        &["exists", "--force"],
+    );
+    assert_eq!(
+        run(&["export", "aurora-run", "-o", target, "--force"]).code,
+        0
+    );
+    assert!(
+        std::fs::read_to_string(target)
+            .unwrap()
+            .contains("## step 12/12")
+    );
+}

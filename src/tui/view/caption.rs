@@ -22,7 +22,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines).style(theme::TEXT), area);
 }
 
-fn caption(app: &App) -> String {
+/// The caption of the step the cursor is on, as the screen shows it.
+pub fn caption(app: &App) -> String {
     if app.quiz.as_ref().is_some_and(|q| q.asking.is_some()) {
         return app.say().quiz_question();
     }

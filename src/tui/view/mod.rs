@@ -24,6 +24,7 @@ use crate::text::one_line;
 use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
+pub use caption::caption as caption_text;
 
 /// The smallest terminal the full screen fits in.
 pub const MIN_WIDTH: u16 = 80;
