@@ -40,7 +40,6 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
         // A reader of its own: what one sample's messages say about the
         // API must not decide another's.
         let mut sample_reader = Reader::default();
-        let reader_for_sample = &mut sample_reader;
         let attachments = sample.get("attachments").and_then(Value::as_object);
         let calls: Vec<Value> = sample
             .get("events")
@@ -59,7 +58,7 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             let messages = sample.get("messages").cloned().unwrap_or(Value::Null);
             let messages = resolved(messages, attachments);
             let conversation = json!({"model": model, "messages": chat_messages(&messages)});
-            conversation::read(&conversation, &mut recording, reader_for_sample);
+            conversation::read(&conversation, &mut recording, &mut sample_reader);
             // Messages carry no API of their own: the eval's model names it
             // (`anthropic/claude-…`, `openai/gpt-…`, …).
             let anthropic = model.as_str().is_some_and(|m| m.starts_with("anthropic/"));
@@ -69,7 +68,7 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
                 Dialect::OpenaiChat
             };
         } else {
-            recording.dialect = exchanges::read(&calls, &mut recording, reader_for_sample, notes);
+            recording.dialect = exchanges::read(&calls, &mut recording, &mut sample_reader, notes);
         }
         reader.skipped.absorb(sample_reader.skipped);
         recordings.push(recording);
@@ -144,8 +143,10 @@ fn member_text<R: std::io::Read + std::io::Seek>(
     let raw = archive
         .by_name_raw(name.as_bytes())
         .map_err(|e| e.to_string())?;
-    // Inspect writes zstd by default since 0.3.206; the zip crate is built
-    // without it, so such a member is read raw and decoded in pure Rust.
+    // Inspect can write its members with zstd (ZIP method 93; its writer
+    // picks `zipfile.ZIP_ZSTANDARD` when so configured). The zip crate is
+    // built without it, so such a member is read raw and decoded here, in
+    // pure Rust.
     let read = if raw.compression() == zip::CompressionMethod::ZSTD {
         let decoder = ruzstd::decoding::StreamingDecoder::new(raw).map_err(|e| e.to_string())?;
         decoder.take(room + 1).read_to_end(&mut bytes)
