@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::dispatched;
+use common::{dispatched, open_written};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, StopCause, Trace,
@@ -407,11 +407,7 @@ fn tolerated(trace: &Trace) -> Vec<(u32, RequestRule, Vec<String>)> {
 
 /// Opens a recording written to a file of its own.
 fn open_recording(name: &str, conversation: serde_json::Value) -> Source {
-    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}.json", std::process::id()));
-    std::fs::write(&path, conversation.to_string()).unwrap();
-    let source = open(path.to_str().unwrap(), None).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    source
+    open_written(name, conversation.to_string()).unwrap()
 }
 
 #[test]
@@ -531,11 +527,7 @@ fn a_session_still_being_written_loads_without_its_cut_off_last_line() {
     let whole = std::fs::read_to_string(fixture("claude-code.jsonl")).unwrap();
     let lines = whole.lines().count();
     let cut = &whole[..whole.trim_end().len() - 30];
-    let path = std::env::temp_dir().join(format!("loopstep-cut-{}.jsonl", std::process::id()));
-    std::fs::write(&path, cut).unwrap();
-    let source = open(path.to_str().unwrap(), None);
-    std::fs::remove_file(&path).unwrap();
-    let source = source.unwrap();
+    let source = open_written("cut", cut).unwrap();
     assert_eq!(source.format, Format::ClaudeCode);
     let note = format!("line {lines}, the last, is cut off");
     assert!(
@@ -550,10 +542,7 @@ fn a_session_still_being_written_loads_without_its_cut_off_last_line() {
         .map(|(i, l)| if i == 3 { &l[..l.len() / 2] } else { l })
         .collect::<Vec<_>>()
         .join("\n");
-    let path = std::env::temp_dir().join(format!("loopstep-broken-{}.jsonl", std::process::id()));
-    std::fs::write(&path, broken).unwrap();
-    let error = open(path.to_str().unwrap(), None);
-    std::fs::remove_file(&path).unwrap();
+    let error = open_written("broken", broken);
     assert!(
         matches!(error, Err(LoadError::Syntax { line: 4, .. })),
         "{error:?}"

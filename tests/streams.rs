@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::open_written;
 use common::screen::{drive, same_in_both};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Block, Event, Outcome, StopCause, Trace, Usage};
@@ -154,11 +155,7 @@ fn streamed(name: &str, events: &[serde_json::Value], data_only: bool) -> Source
         .collect();
     let log =
         json!([{"request": {"messages": [{"role": "user", "content": "q"}]}, "response": body}]);
-    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}.json", std::process::id()));
-    std::fs::write(&path, log.to_string()).unwrap();
-    let source = open(path.to_str().unwrap(), None);
-    std::fs::remove_file(&path).unwrap();
-    source.unwrap()
+    open_written(name, log.to_string()).unwrap()
 }
 
 #[test]

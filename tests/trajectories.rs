@@ -2,6 +2,9 @@
 //! Codex CLI rollouts (real ones, see fixtures/real/SOURCES.md), and
 //! mini-swe-agent's two formats.
 
+mod common;
+
+use common::open_written;
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Event, Outcome, RequestRule, Trace};
 use loopstep::transcript::{Format, Note, Source, open};
@@ -299,8 +302,8 @@ fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
     let trace = run.replay(run.default_config());
     assert_eq!(trace.result(), Some("Yes\n"));
 
-    // The same archive with its members recompressed with zstd (Inspect's
-    // default since 0.3.206), by us with the zstd tool: the same run.
+    // The same archive with its members recompressed with zstd, which
+    // Inspect can write, by us with the zstd tool: the same run.
     let zstd = fixture("inspect-read-sample-zstd.eval");
     assert_eq!(zstd.runs[0].replies, source.runs[0].replies);
     assert_eq!(zstd.runs[0].question, source.runs[0].question);
@@ -314,8 +317,6 @@ fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
 
 #[test]
 fn a_zip_that_is_no_eval_log_says_so() {
-    let dir = std::env::temp_dir();
-    let not_eval = dir.join(format!("loopstep-not-eval-{}.zip", std::process::id()));
     // An empty zip: just the end-of-central-directory record.
     let mut empty = b"PK\x05\x06".to_vec();
     empty.extend([0u8; 18]);
@@ -323,10 +324,7 @@ fn a_zip_that_is_no_eval_log_says_so() {
     let mut bytes = b"PK\x03\x04".to_vec();
     bytes.extend(std::iter::repeat_n(0u8, 26));
     bytes.extend(&empty);
-    std::fs::write(&not_eval, &bytes).unwrap();
-    let error = open(not_eval.to_str().unwrap(), None);
-    std::fs::remove_file(&not_eval).unwrap();
-    let error = error.unwrap_err().to_string();
+    let error = open_written("not-eval", &bytes).unwrap_err().to_string();
     assert!(
         error.contains("zip archive") || error.contains("header.json"),
         "{error}"
@@ -341,11 +339,7 @@ fn a_native_transcript_with_a_history_is_no_trajectory() {
                     {"role": "assistant", "content": [{"type": "text", "text": "Hello!"}]}],
         "replies": [{"content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn"}]
     });
-    let path = std::env::temp_dir().join(format!("loopstep-history-{}.json", std::process::id()));
-    std::fs::write(&path, doc.to_string()).unwrap();
-    let source = open(path.to_str().unwrap(), None);
-    std::fs::remove_file(&path).unwrap();
-    let source = source.unwrap();
+    let source = open_written("history", doc.to_string()).unwrap();
     assert_eq!(source.format, Format::Native);
     let run = &source.runs[0];
     assert_eq!(run.replay(run.default_config()).result(), Some("ok"));
@@ -361,12 +355,7 @@ fn an_old_codex_rollout_without_envelopes_is_read_too() {
         serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "One file: a.txt"}]}),
     ];
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    let path =
-        std::env::temp_dir().join(format!("loopstep-old-codex-{}.jsonl", std::process::id()));
-    std::fs::write(&path, text.join("\n")).unwrap();
-    let source = open(path.to_str().unwrap(), None);
-    std::fs::remove_file(&path).unwrap();
-    let source = source.unwrap();
+    let source = open_written("old-codex", text.join("\n")).unwrap();
     assert_eq!(source.format, Format::Codex);
     let run = &source.runs[0];
     assert_eq!(run.system.as_deref(), Some("Be brief."));

@@ -4,7 +4,7 @@
 pub mod screen;
 
 use loopstep::engine::{Event, ToolOutput, Trace};
-use loopstep::transcript::Transcript;
+use loopstep::transcript::{LoadError, Source, Transcript, open};
 use serde_json::{Value, json};
 
 /// Every tool call the loop ran, in order: (tool name, input, output).
@@ -64,4 +64,14 @@ pub fn search_doc(replies: Vec<Value>, max_turns: u32) -> Value {
             {"title": "Mara Voss", "text": "Mara Voss, film director, born 1974."}
         ]}}
     })
+}
+
+/// Opens `bytes` written to a file of their own, named after `name`, as
+/// loopstep opens any file; the file is gone again afterwards.
+pub fn open_written(name: &str, bytes: impl AsRef<[u8]>) -> Result<Source, LoadError> {
+    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let source = open(path.to_str().unwrap(), None);
+    std::fs::remove_file(&path).unwrap();
+    source
 }
