@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{CheckPolicy, Config, MAX_TURNS, Mistake, Trace};
 use crate::narrate::Lang;
@@ -16,6 +16,7 @@ use crate::transcript::{
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
+use crate::tui::theme::Theme;
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
 pub const DEFAULT_RUN: &str = "aurora-run";
@@ -141,16 +142,8 @@ pub enum Command {
         /// Read the file as this format instead of recognising it.
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
-        /// Open playing the run by itself, a phase every 1.5 s (`a` pauses,
-        /// `<` and `>` change the speed).
-        #[arg(long)]
-        autoplay: bool,
-        /// Open on this step (1-based), as a teacher prepared it.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-        step: Option<u32>,
-        /// Open in quiz mode: the class guesses each check before it shows.
-        #[arg(long)]
-        quiz: bool,
+        #[command(flatten)]
+        screen_flags: ScreenFlags,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -218,7 +211,7 @@ pub enum Command {
 }
 
 /// Flags that set up the loop, shared by the commands that replay.
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, Default, Args)]
 pub struct LoopFlags {
     /// The turn budget: how many model calls the loop may make [default: the run's own].
     #[arg(long, value_name = "N", value_parser = parse_max_turns)]
@@ -306,6 +299,26 @@ impl FromFormat {
     }
 }
 
+/// How the screen opens: for a class, as the teacher prepared it.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct ScreenFlags {
+    /// Open playing the run by itself, a phase every 1.5 s (`a` pauses,
+    /// `<` and `>` change the speed).
+    #[arg(long)]
+    autoplay: bool,
+    /// Open on this step (1-based), as a teacher prepared it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    step: Option<u32>,
+    /// Open in quiz mode: the class guesses each check before it shows.
+    #[arg(long)]
+    quiz: bool,
+    /// Colours: dark, light for a bright room, high-contrast for a
+    /// projector (`t` cycles). NO_COLOR set in the environment draws
+    /// without colour whatever the theme.
+    #[arg(long, value_enum, default_value_t)]
+    theme: Theme,
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Check {
     Lesson,
@@ -330,16 +343,13 @@ impl LoopFlags {
         }
     }
 
-    fn settings(
-        &self,
-        lang: Lang,
-        (autoplay, step, quiz): (bool, Option<u32>, bool),
-    ) -> tui::Settings {
+    fn settings(&self, lang: Lang, screen: ScreenFlags) -> tui::Settings {
         tui::Settings {
             lang,
-            autoplay,
-            step: step.map(|n| n as usize),
-            quiz,
+            autoplay: screen.autoplay,
+            step: screen.step.map(|n| n as usize),
+            quiz: screen.quiz,
+            theme: screen.theme,
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -375,6 +385,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
             "--autoplay",
             "--step",
             "--quiz",
+            "--theme",
         ]
         .contains(&flag)
     } else {
@@ -435,15 +446,13 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             run,
             loop_flags,
             from,
-            autoplay,
-            step,
-            quiz,
+            screen_flags,
         } => {
             // A misspelt run fails here, before the screen takes the terminal.
             ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
-            let settings = loop_flags.settings(lang, (autoplay, step, quiz));
+            let settings = loop_flags.settings(lang, screen_flags);
             tui::play(&run, settings, move |progress| {
                 let how = Opening {
                     progress: Some(progress),
@@ -482,7 +491,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             }
             ensure_exists(&run)?;
             let (runs, index) = screen_runs(&run, &globals.opening(from))?;
-            let settings = loop_flags.settings(lang, (false, None, false));
+            let settings = loop_flags.settings(lang, ScreenFlags::default());
             let mut app = tui::App::new(&runs, index, settings);
             let handout = tui::handout::markdown(&mut app);
             if to_stdout {

@@ -1,7 +1,9 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use loopstep::cli::{Cli, Command, DEFAULT_RUN, LoopFlags, execute, with_play_implied};
+use loopstep::cli::{
+    Cli, Command, DEFAULT_RUN, LoopFlags, ScreenFlags, execute, with_play_implied,
+};
 use loopstep::text::sanitize;
 
 fn main() -> ExitCode {
@@ -23,9 +25,7 @@ fn main() -> ExitCode {
         run: DEFAULT_RUN.to_owned(),
         loop_flags: LoopFlags::default(),
         from: None,
-        autoplay: false,
-        step: None,
-        quiz: false,
+        screen_flags: ScreenFlags::default(),
     });
     match execute(command, globals) {
         Ok(code) => code,

@@ -9,6 +9,7 @@ use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
 use loopstep::narrate::{Lang, Say};
 use loopstep::transcript::{BUILTIN_NAMES, Transcript};
+use loopstep::tui::theme::Theme;
 use loopstep::tui::view::{BudgetState, budget_gauge};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app};
 use ratatui::Terminal;
@@ -25,6 +26,15 @@ fn app_on(run: &str) -> App<'static> {
 fn screen(run: &str, width: u16, height: u16, keys: &[&str]) -> String {
     let terminal = drive(&mut app_on(run), width, height, keys);
     terminal.backend().to_string()
+}
+
+/// A named colour as the default theme draws it, as text and as a background.
+fn ink(colour: Color) -> Color {
+    Theme::default().ink(colour)
+}
+
+fn fill(colour: Color) -> Color {
+    Theme::default().fill(colour)
 }
 
 fn buffer(terminal: &Terminal<TestBackend>) -> Buffer {
@@ -80,16 +90,19 @@ fn aurora_run_lowered_live_to_two_turns() {
     let (x, y) = find(&buffer, "model calls 2 / max_turns 2");
     assert_eq!(
         buffer[(0, y)].fg,
-        Color::Red,
+        ink(Color::Red),
         "the gauge is red once the budget is spent"
     );
     assert_eq!(
         buffer[(x, y)].bg,
-        Color::Red,
+        fill(Color::Red),
         "the label sits on the red bar"
     );
     let (x, y) = find(&buffer, "outcome: None");
-    assert_eq!(buffer[(x + "outcome: ".len() as u16, y)].fg, Color::Red);
+    assert_eq!(
+        buffer[(x + "outcome: ".len() as u16, y)].fg,
+        ink(Color::Red)
+    );
     find(&buffer, "spent → None, not an answer");
 }
 
@@ -171,7 +184,7 @@ fn the_gauge_warns_on_the_last_turn_of_the_replay() {
     assert_eq!(app.config().max_turns.get(), 3);
     let buffer = buffer(&terminal);
     let (_, y) = find(&buffer, "model calls 3 / max_turns 3");
-    assert_eq!(buffer[(0, y)].fg, Color::Yellow);
+    assert_eq!(buffer[(0, y)].fg, ink(Color::Yellow));
 }
 
 #[test]
@@ -465,7 +478,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     let (x, y) = find(&buffer(&mistaken), "MISTAKE");
     assert_eq!(
         buffer(&mistaken)[(x, y)].bg,
-        Color::Red,
+        fill(Color::Red),
         "the bar turns red"
     );
     let back = drive(&mut app, 80, 24, &["M", "End"]).backend().to_string();

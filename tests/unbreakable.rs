@@ -83,7 +83,7 @@ proptest! {
             row.contains("model calls")
         });
         if let Some(y) = gauge_row {
-            prop_assert_eq!(buffer[(0, y)].fg == Color::Red, spent);
+            prop_assert_eq!(buffer[(0, y)].fg == app.theme.ink(Color::Red), spent);
         }
         // Next then previous returns to the same frame (away from the end,
         // and unscrolled: a move starts the panes at the top).

@@ -297,6 +297,26 @@ impl Say {
         }
     }
 
+    /// At the foot of a help too tall for the screen: where it is and how
+    /// to see the rest.
+    pub fn help_scroll(self, scroll: usize, hidden: usize) -> &'static str {
+        match (self.lang, scroll < hidden, scroll > 0) {
+            (Lang::En, true, false) => "↓ j more",
+            (Lang::En, true, true) => "↑ k  ↓ j more",
+            (Lang::En, false, _) => "↑ k back",
+            (Lang::Zh, true, false) => "↓ j 更多",
+            (Lang::Zh, true, true) => "↑ k  ↓ j 更多",
+            (Lang::Zh, false, _) => "↑ k 返回",
+        }
+    }
+
+    pub fn key_theme(self) -> &'static str {
+        self.pick(
+            "colours: dark / light / high contrast",
+            "配色：深色 / 浅色 / 高对比度",
+        )
+    }
+
     pub fn key_growth(self) -> &'static str {
         self.pick(
             "what each call sends / the step's detail",

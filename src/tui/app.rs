@@ -13,6 +13,7 @@ use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
 use super::quiz::{Guess, Quiz};
+use super::theme::Theme;
 use super::view::Extents;
 use crate::narrate::{Lang, Say};
 
@@ -25,6 +26,7 @@ pub struct Settings {
     pub mistake: Option<Mistake>,
     /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
     pub monochrome: bool,
+    pub theme: Theme,
     pub lang: Lang,
     /// Open playing the run by itself.
     pub autoplay: bool,
@@ -83,8 +85,11 @@ pub struct App<'a> {
     /// Rows of the detail pane scrolled past.
     pub detail_scroll: usize,
     pub show_help: bool,
+    /// Rows of the help scrolled past, when it is taller than the screen.
+    pub help_scroll: usize,
     pub should_quit: bool,
     pub monochrome: bool,
+    pub theme: Theme,
     pub lang: Lang,
     /// How far the panes could scroll in the last frame drawn, so that
     /// scrolling stops where the content does.
@@ -127,8 +132,10 @@ impl<'a> App<'a> {
             expanded: false,
             detail_scroll: 0,
             show_help: false,
+            help_scroll: 0,
             should_quit: false,
             monochrome: settings.monochrome,
+            theme: settings.theme,
             lang: settings.lang,
             extents: Extents::default(),
         };
@@ -373,6 +380,13 @@ pub fn update(app: &mut App, action: Action) {
             Action::Drawn(extents) => app.extents = extents,
             Action::ToggleHelp | Action::Back => app.show_help = false,
             Action::ToggleLang => app.toggle_lang(),
+            Action::CycleTheme => app.theme = app.theme.next(),
+            Action::ScrollUp | Action::DetailUp => {
+                app.help_scroll = app.help_scroll.saturating_sub(1);
+            }
+            Action::ScrollDown | Action::DetailDown => {
+                app.help_scroll = (app.help_scroll + 1).min(app.extents.help);
+            }
             Action::Quit => app.should_quit = true,
             _ => {}
         }
@@ -553,6 +567,7 @@ pub fn update(app: &mut App, action: Action) {
             app.detail_scroll = 0;
         }
         Action::ToggleLang => app.toggle_lang(),
+        Action::CycleTheme => app.theme = app.theme.next(),
         Action::ToggleExpand => app.expanded = !app.expanded,
         Action::ToggleGrowth => app.growth = !app.growth,
         Action::ToggleQuiz => {
@@ -567,7 +582,10 @@ pub fn update(app: &mut App, action: Action) {
             app.extents = extents;
             app.clamp_scrolls();
         }
-        Action::ToggleHelp => app.show_help = true,
+        Action::ToggleHelp => {
+            app.show_help = true;
+            app.help_scroll = 0;
+        }
         Action::Back | Action::Quit => app.should_quit = true,
     }
 }

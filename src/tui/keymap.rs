@@ -40,6 +40,8 @@ pub enum Action {
     ToggleExpand,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
+    /// The next colour theme: dark, light, high contrast.
+    CycleTheme,
     /// Quiz mode on or off.
     ToggleQuiz,
     /// The detail pane: what each call sends, or the step's detail.
@@ -227,6 +229,7 @@ pub const BINDINGS: &[Binding] = &[
         one(&[ch('L')], Action::ToggleLang, Say::key_lang),
         Say::footer_lang,
     ),
+    one(&[ch('t')], Action::CycleTheme, Say::key_theme),
     in_footer(
         one(&[ch('?')], Action::ToggleHelp, Say::key_help),
         Say::footer_help,

@@ -27,7 +27,10 @@ pub fn render_footer(frame: &mut Frame, area: Rect, say: Say, playing: Option<&s
     frame.render_widget(Line::from(spans), area);
 }
 
-pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
+/// The help, centred; when it is taller than the screen it scrolls
+/// (`scroll` rows past) and says so at its foot. Returns how many rows it
+/// can scroll past.
+pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say, scroll: usize) -> usize {
     let rows = help_rows(say);
     let key_width = rows
         .iter()
@@ -45,18 +48,31 @@ pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
         .collect();
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 3).min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
+    let hidden = lines
+        .len()
+        .saturating_sub(usize::from(height.saturating_sub(2)));
+    let scroll = scroll.min(hidden);
     let [popup] = Layout::horizontal([Constraint::Length(width)])
         .flex(Flex::Center)
         .areas(area);
     let [popup] = Layout::vertical([Constraint::Length(height)])
         .flex(Flex::Center)
         .areas(popup);
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .border_style(theme::KEY)
         .title(Line::from(vec![
             Span::styled(format!(" {} ", say.help_title()), theme::TITLE),
             Span::styled(format!("· {} ", say.help_close()), theme::LABEL),
         ]));
+    if hidden > 0 {
+        block = block.title_bottom(
+            Line::styled(
+                format!(" {} ", say.help_scroll(scroll, hidden)),
+                theme::LABEL,
+            )
+            .right_aligned(),
+        );
+    }
     // Clear a column either side too: a wide character just left of the
     // popup would otherwise reach over its border.
     let margin = Rect {
@@ -65,5 +81,7 @@ pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say) {
         ..popup
     };
     frame.render_widget(Clear, margin);
-    frame.render_widget(Paragraph::new(lines).block(block), popup);
+    let visible = lines.into_iter().skip(scroll).collect::<Vec<_>>();
+    frame.render_widget(Paragraph::new(visible).block(block), popup);
+    hidden
 }

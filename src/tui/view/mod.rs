@@ -88,6 +88,8 @@ pub struct Extents {
     pub detail: usize,
     /// Messages the `messages` panel can scroll back.
     pub messages: usize,
+    /// Rows the help can scroll past, when it does not fit.
+    pub help: usize,
 }
 
 /// The first frame, while a file loads: what is opened and how far.
@@ -177,11 +179,19 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
             }
         },
     }
-    if app.show_help {
-        help::render_overlay(frame, area, app.say());
-    }
+    let help = if app.show_help {
+        help::render_overlay(frame, area, app.say(), app.help_scroll)
+    } else {
+        0
+    };
     if app.monochrome {
         theme::monochrome(frame.buffer_mut());
+    } else {
+        app.theme.paint(frame.buffer_mut());
     }
-    Extents { detail, messages }
+    Extents {
+        detail,
+        messages,
+        help,
+    }
 }
