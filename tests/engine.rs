@@ -440,3 +440,31 @@ fn replays_are_identical_and_steps_point_into_one_conversation() {
     );
     assert!(!Phase::Append.is_exit());
 }
+
+#[test]
+fn each_call_carries_what_every_call_so_far_has_sent() {
+    for name in loopstep::transcript::BUILTIN_NAMES {
+        let trace = replay_builtin(name, None);
+        let mut sent = 0;
+        for step in &trace.steps {
+            if let Event::Call { request, .. } = &step.event {
+                sent += request.chars;
+                assert_eq!(request.sent_so_far, sent, "{name}, call {}", request.number);
+            }
+        }
+    }
+    // aurora-run resends its history: the three calls send more than the
+    // conversation holds.
+    let trace = replay_builtin("aurora-run", None);
+    let last = trace
+        .steps
+        .iter()
+        .rev()
+        .find_map(|s| match &s.event {
+            Event::Call { request, .. } => Some(*request),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(last.number, 3);
+    assert!(last.sent_so_far > last.chars, "{last:?}");
+}

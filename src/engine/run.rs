@@ -90,6 +90,8 @@ pub struct Run<M, T> {
     messages: Vec<Message>,
     /// Characters in `messages`, kept as they grow rather than recounted.
     chars: usize,
+    /// Characters sent in every request so far.
+    sent: usize,
     turn: u32,
     calls: u32,
     next: Next,
@@ -113,6 +115,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             insertions: Default::default(),
             chars: opening.iter().map(Message::chars).sum(),
             messages: opening,
+            sent: 0,
             turn: 0,
             calls: 0,
             next: Next::Start,
@@ -229,10 +232,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             number: self.calls + 1,
             messages: self.messages.len(),
             chars: self.chars,
+            sent_so_far: self.sent + self.chars,
         };
         match self.model.call(&self.messages) {
             Ok(reply) => {
                 self.calls += 1;
+                self.sent = request.sent_so_far;
                 let event = Event::Call {
                     request,
                     stop_reason: reply.stop_reason.clone(),

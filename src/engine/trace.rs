@@ -67,6 +67,9 @@ pub struct RequestSize {
     pub number: u32,
     pub messages: usize,
     pub chars: usize,
+    /// Characters sent by every call up to this one, this one included:
+    /// what resending the history has cost so far.
+    pub sent_so_far: usize,
 }
 
 /// One step of the loop.

@@ -2,7 +2,7 @@
 //! the gauge and the outcome.
 
 use super::{Lang, Say, plural};
-use crate::engine::{CheckPolicy, Mistake, Phase};
+use crate::engine::{CheckPolicy, Mistake, Phase, RequestSize};
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,23 +331,22 @@ impl Say {
     /// The newest request and the totals so far. Tokens are estimated by
     /// OpenAI's rule of thumb for English, about 4 characters a token
     /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them).
-    pub fn growth_summary(
-        self,
-        number: u32,
-        messages: usize,
-        chars: usize,
-        calls: usize,
-        total: usize,
-    ) -> String {
+    pub fn growth_summary(self, request: &RequestSize) -> String {
+        let RequestSize {
+            number,
+            messages,
+            chars,
+            sent_so_far: total,
+        } = *request;
         let (tokens, all_tokens) = (chars.div_ceil(4), total.div_ceil(4));
         match self.lang {
             Lang::En => format!(
                 "call #{number}: all {messages} messages, {chars} chars ≈{tokens} tokens · \
-                 all {calls} calls: {total} chars ≈{all_tokens} tokens"
+                 all {number} calls: {total} chars ≈{all_tokens} tokens"
             ),
             Lang::Zh => format!(
                 "第 {number} 次调用：全部 {messages} 条消息，{chars} 字符≈{tokens} token · \
-                 {calls} 次调用共 {total} 字符≈{all_tokens} token"
+                 {number} 次调用共 {total} 字符≈{all_tokens} token"
             ),
         }
     }

@@ -16,15 +16,21 @@ use crate::tui::theme;
 const BAR: u16 = 5;
 const GAP: u16 = 1;
 
-/// The requests made up to the cursor, oldest first.
-fn requests(app: &App) -> Vec<RequestSize> {
-    app.trace().steps[..=app.cursor()]
+/// The newest `room` requests made up to the cursor, oldest first. Costs
+/// what it shows: the steps are walked back from the cursor only until
+/// enough calls are found.
+fn newest_requests(app: &App, room: usize) -> Vec<RequestSize> {
+    let mut newest: Vec<RequestSize> = app.trace().steps[..=app.cursor()]
         .iter()
+        .rev()
         .filter_map(|s| match &s.event {
             Event::Call { request, .. } => Some(*request),
             _ => None,
         })
-        .collect()
+        .take(room)
+        .collect();
+    newest.reverse();
+    newest
 }
 
 /// A size in few columns: 980, 12k, 3.4M.
@@ -48,17 +54,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(panel, area);
     let [summary, chart] =
         Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-    let all = requests(app);
-    let total: usize = all.iter().map(|r| r.chars).sum();
-    let line = match all.last() {
-        Some(last) => say.growth_summary(last.number, last.messages, last.chars, all.len(), total),
+    // The newest calls that fit.
+    let room = usize::from((chart.width + GAP) / (BAR + GAP)).max(1);
+    let shown = newest_requests(app, room);
+    let line = match shown.last() {
+        Some(last) => say.growth_summary(last),
         None => say.growth_nothing_sent().to_owned(),
     };
     let width = usize::from(summary.width);
     frame.render_widget(Line::styled(one_line(&line, width), theme::TEXT), summary);
-    // The newest calls that fit.
-    let room = usize::from((chart.width + GAP) / (BAR + GAP)).max(1);
-    let shown = &all[all.len().saturating_sub(room)..];
     let bars: Vec<Bar> = shown
         .iter()
         .map(|r| {
