@@ -317,6 +317,10 @@ pub struct ScreenFlags {
     /// without colour whatever the theme.
     #[arg(long, value_enum, default_value_t)]
     theme: Theme,
+    /// Leave the mouse to the terminal, to select text without holding
+    /// Shift; the timeline then takes no clicks.
+    #[arg(long)]
+    no_mouse: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -350,6 +354,7 @@ impl LoopFlags {
             step: screen.step.map(|n| n as usize),
             quiz: screen.quiz,
             theme: screen.theme,
+            mouse: !screen.no_mouse,
             max_turns: self.max_turns,
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
@@ -386,6 +391,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
             "--step",
             "--quiz",
             "--theme",
+            "--no-mouse",
         ]
         .contains(&flag)
     } else {

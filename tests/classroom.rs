@@ -7,9 +7,10 @@ mod common;
 use std::time::Duration;
 
 use common::screen::{app_in, builtins, drive};
+use crossterm::event::{Event as TermEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use loopstep::narrate::Lang;
 use loopstep::transcript::BUILTIN_NAMES;
-use loopstep::tui::{Action, App, Settings, update, view};
+use loopstep::tui::{Action, App, ScriptedEvents, Settings, run_app, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -199,4 +200,133 @@ fn the_quiz_asks_before_the_check_shows_and_a_wrong_digit_waits() {
     assert_eq!(app.cursor(), 2);
     let text = drive(&mut app, 80, 24, &[]).backend().to_string();
     assert!(text.contains("quiz 1/1 · right"), "{text}");
+}
+
+/// Runs the real main loop at 80×24 over `events` and returns the frame.
+fn drive_events(app: &mut App, events: Vec<TermEvent>) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    run_app(&mut terminal, app, &mut ScriptedEvents(events.into_iter())).unwrap();
+    terminal.backend().to_string()
+}
+
+fn click(column: u16, row: u16) -> TermEvent {
+    TermEvent::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+/// The column and row of the timeline's first mark in a drawn frame.
+fn first_mark(text: &str) -> (u16, u16) {
+    let (row, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| line.contains(" steps "))
+        .expect("a timeline");
+    let before = &line[..line.find(" steps ").unwrap() + " steps ".len()];
+    // Each line of TestBackend's text opens with a quote.
+    (before.chars().count() as u16 - 1, row as u16)
+}
+
+#[test]
+fn a_click_on_a_timeline_mark_goes_to_its_step() {
+    let mut app = aurora();
+    let text = drive_events(&mut app, vec![]);
+    let (column, row) = first_mark(&text);
+    // aurora-run: start, then three turns of call, check, dispatch, append…
+    drive_events(&mut app, vec![click(column + 6, row)]);
+    assert_eq!(app.cursor(), 6);
+    // …so the 12th mark is its answer.
+    let text = drive_events(&mut app, vec![click(column + 11, row)]);
+    assert!(app.at_end(), "{text}");
+    assert!(text.contains("outcome: \"1974\""), "{text}");
+    // A click beside the marks, or on another row, goes nowhere.
+    drive_events(
+        &mut app,
+        vec![click(column + 12, row), click(column, row - 1)],
+    );
+    assert!(app.at_end());
+    drive_events(&mut app, vec![click(column, row)]);
+    assert_eq!(app.cursor(), 0);
+}
+
+#[test]
+fn on_a_long_run_the_timeline_follows_the_cursor_and_clicks_land_there() {
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "always-search")
+        .unwrap();
+    let settings = Settings {
+        max_turns: std::num::NonZeroU32::new(10_000),
+        step: Some(2_001),
+        ..Settings::default()
+    };
+    let mut app = App::new(builtins(), index, settings);
+    let text = drive_events(&mut app, vec![]);
+    let (column, row) = first_mark(&text);
+    // The cursor sits in the middle of the marks; the first is half a row back.
+    drive_events(&mut app, vec![click(column, row)]);
+    assert!((1_950..2_000).contains(&app.cursor()), "{}", app.cursor());
+}
+
+#[test]
+fn in_quiz_mode_the_timeline_keeps_the_ending_to_itself() {
+    let timeline = |text: &str| {
+        text.lines()
+            .find(|line| line.contains(" steps "))
+            .unwrap()
+            .to_owned()
+    };
+    let plain = drive(&mut aurora(), 80, 24, &[]).backend().to_string();
+    assert!(timeline(&plain).contains('■'), "{plain}");
+    let quiz = drive(&mut aurora(), 80, 24, &["Q"]).backend().to_string();
+    assert!(!timeline(&quiz).contains('■'), "{quiz}");
+}
+
+#[test]
+fn a_large_screen_shows_the_phase_in_large_letters_and_what_each_call_sends() {
+    let mut app = aurora();
+    let large = drive(&mut app, 120, 40, &["Right", "Right", "Right"])
+        .backend()
+        .to_string();
+    assert!(large.contains("step 4/12 · turn 0 · dispatch"), "{large}");
+    assert!(
+        large.contains('▀') && large.contains('█'),
+        "large letters: {large}"
+    );
+    assert!(large.contains("what each call sends · x hides"), "{large}");
+    assert!(
+        large.contains("tool search"),
+        "the detail beside it: {large}"
+    );
+    // x hides it, and x shows it again; on a small screen it stays hidden
+    // until asked for, and then takes the detail's place.
+    let hidden = drive(&mut app, 120, 40, &["x"]).backend().to_string();
+    assert!(!hidden.contains("what each call sends"), "{hidden}");
+    let shown = drive(&mut app, 120, 40, &["x"]).backend().to_string();
+    assert!(shown.contains("what each call sends · x hides"), "{shown}");
+    let small = drive(&mut aurora(), 80, 24, &["Right"])
+        .backend()
+        .to_string();
+    assert!(!small.contains("what each call sends") && !small.contains('▀'));
+}
+
+#[test]
+fn the_mouse_wheel_scrolls_messages() {
+    let mut app = app_in(Lang::En, "always-search");
+    drive(&mut app, 80, 24, &["End"]);
+    let wheel = |kind| {
+        TermEvent::Mouse(MouseEvent {
+            kind,
+            column: 40,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    drive_events(&mut app, vec![wheel(MouseEventKind::ScrollUp)]);
+    assert_eq!(app.scroll_back, 1);
+    drive_events(&mut app, vec![wheel(MouseEventKind::ScrollDown)]);
+    assert_eq!(app.scroll_back, 0);
 }

@@ -41,6 +41,11 @@ impl Say {
         self.pick("the loop", "循环")
     }
 
+    /// Before the timeline's marks.
+    pub fn timeline_label(self) -> &'static str {
+        self.pick("steps", "步骤")
+    }
+
     pub fn messages_title(self) -> &'static str {
         "messages"
     }
@@ -324,8 +329,16 @@ impl Say {
         )
     }
 
-    pub fn growth_title(self) -> &'static str {
-        self.pick("what each call sends · x back", "每次调用发送多少 · x 返回")
+    /// The growth panel's title; `beside` when it shares the row with the
+    /// step's detail rather than taking its place.
+    pub fn growth_title(self, beside: bool) -> &'static str {
+        match beside {
+            true => self.pick(
+                "what each call sends · x hides",
+                "每次调用发送多少 · x 隐藏",
+            ),
+            false => self.pick("what each call sends · x back", "每次调用发送多少 · x 返回"),
+        }
     }
 
     /// The newest request and the totals so far. Tokens are estimated by

@@ -27,6 +27,8 @@ pub struct Settings {
     /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
     pub monochrome: bool,
     pub theme: Theme,
+    /// Take the mouse from the terminal, for clicks on the timeline.
+    pub mouse: bool,
     pub lang: Lang,
     /// Open playing the run by itself.
     pub autoplay: bool,
@@ -72,8 +74,9 @@ pub struct App<'a> {
     speed: usize,
     /// The step number being typed after `:`.
     pub step_prompt: Option<String>,
-    /// The detail pane shows what each call sends.
-    pub growth: bool,
+    /// What each call sends: asked for (`x`) or hidden; `None` leaves it to
+    /// the room there is (beside the detail on a large screen).
+    pub growth: Option<bool>,
     /// Quiz mode: the class guesses each check before it shows.
     pub quiz: Option<Quiz>,
     /// How many of the newest messages are scrolled out of view below;
@@ -125,7 +128,7 @@ impl<'a> App<'a> {
             playing: settings.autoplay,
             speed: 1,
             step_prompt: None,
-            growth: false,
+            growth: None,
             quiz: settings.quiz.then(Quiz::default),
             scroll_back: 0,
             detail: DetailView::Summary,
@@ -484,6 +487,7 @@ pub fn update(app: &mut App, action: Action) {
             | Action::NextRun
             | Action::PrevRun
             | Action::Digit(_)
+            | Action::Click(..)
     );
     if moves {
         app.playing = false;
@@ -569,7 +573,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleLang => app.toggle_lang(),
         Action::CycleTheme => app.theme = app.theme.next(),
         Action::ToggleExpand => app.expanded = !app.expanded,
-        Action::ToggleGrowth => app.growth = !app.growth,
+        Action::ToggleGrowth => app.growth = Some(!app.extents.growth),
+        Action::Click(column, row) => {
+            if let Some(step) = app.extents.timeline.step_at(column, row) {
+                app.move_to(step);
+            }
+        }
         Action::ToggleQuiz => {
             app.quiz = match app.quiz {
                 Some(_) => None,

@@ -1,7 +1,9 @@
 //! The one table of key bindings: it maps keys to actions and also feeds the
 //! help overlay and the footer, so the three can never disagree.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 use crate::narrate::Say;
 use crate::tui::view::Extents;
@@ -55,6 +57,8 @@ pub enum Action {
     ToggleHelp,
     /// Esc: closes the help if it is open, stops seeking the end, else quits.
     Back,
+    /// A mouse click at (column, row): on the timeline, goes to that step.
+    Click(u16, u16),
     /// The terminal changed size (not a key: it comes from the event loop).
     Resize(u16, u16),
     /// A frame was drawn, with these extents (not a key either).
@@ -243,6 +247,17 @@ pub const BINDINGS: &[Binding] = &[
         Say::footer_quit,
     ),
 ];
+
+/// The action for the mouse: a left click goes to the step under it (on
+/// the timeline), the wheel scrolls `messages`.
+pub fn action_for_mouse(event: MouseEvent) -> Option<Action> {
+    match event.kind {
+        MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(event.column, event.row)),
+        MouseEventKind::ScrollUp => Some(Action::ScrollUp),
+        MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+        _ => None,
+    }
+}
 
 /// The action for a key press; `None` for releases and unbound keys.
 pub fn action_for(event: KeyEvent) -> Option<Action> {

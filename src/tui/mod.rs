@@ -25,7 +25,7 @@ use crate::narrate::Say;
 use crate::transcript::{Localized, Progress};
 
 pub use app::{App, Settings, update};
-pub use keymap::{Action, action_for};
+pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
 
 /// Where terminal events come from.
@@ -109,6 +109,7 @@ where
         let action = match event {
             TermEvent::Key(key) => action_for(key),
             TermEvent::Resize(width, height) => Some(Action::Resize(width, height)),
+            TermEvent::Mouse(mouse) => action_for_mouse(mouse),
             _ => None,
         };
         if let Some(action) = action {
@@ -142,6 +143,9 @@ pub fn play<E: Send + 'static>(
     });
     // try_init installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init().context("could not set up the terminal")?;
+    if settings.mouse {
+        capture_mouse().context("could not turn on the mouse")?;
+    }
     let say = Say::new(settings.lang, Dialect::default());
     let result = wait_for_load(
         &mut terminal,
@@ -167,6 +171,26 @@ pub fn play<E: Send + 'static>(
         };
         run_app(&mut terminal, &mut app, &mut events).map(Ok)
     });
+    if settings.mouse {
+        release_mouse();
+    }
     ratatui::restore();
     result
+}
+
+/// Asks the terminal to report the mouse (a click on the timeline), and
+/// makes a panic hand it back along with the rest of the terminal.
+fn capture_mouse() -> io::Result<()> {
+    let restore_the_rest = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        release_mouse();
+        restore_the_rest(info);
+    }));
+    crossterm::execute!(io::stdout(), crossterm::event::EnableMouseCapture)
+}
+
+/// Gives the mouse back to the terminal, for selecting text. Best effort:
+/// the terminal is being restored and there is no one left to tell.
+fn release_mouse() {
+    let _ = crossterm::execute!(io::stdout(), crossterm::event::DisableMouseCapture);
 }

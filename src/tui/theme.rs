@@ -9,6 +9,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::engine::Phase;
+
 pub const TITLE_BAR: Style = Style::new().fg(Color::Black).bg(Color::Cyan);
 /// The title bar while a deliberate mistake is active.
 pub const MISTAKE_BAR: Style = Style::new()
@@ -56,6 +58,16 @@ pub const PROGRESS: Style = Style::new().fg(Color::Blue);
 pub const ANSWER: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
 pub const NONE: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 pub const STOPPED: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+/// The colour of a run's exit: green for an answer, red for None or a
+/// rejection, yellow for another stop.
+pub fn exit(phase: Phase) -> Style {
+    match phase {
+        Phase::Answer => ANSWER,
+        Phase::Stopped | Phase::RecordingEnded => STOPPED,
+        _ => NONE,
+    }
+}
+
 /// A course author's remark for the class.
 pub const REMARK: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::ITALIC);
 

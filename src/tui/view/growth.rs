@@ -42,12 +42,13 @@ fn short(n: usize) -> String {
     }
 }
 
-pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+/// `beside`: the panel shares its row with the step's detail.
+pub fn render(frame: &mut Frame, area: Rect, app: &App, beside: bool) {
     let say = app.say();
     let panel = Panel::bordered()
         .border_style(theme::BORDER)
         .title(Span::styled(
-            format!(" {} ", say.growth_title()),
+            format!(" {} ", say.growth_title(beside)),
             theme::TITLE,
         ));
     let inner = panel.inner(area);

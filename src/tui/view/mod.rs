@@ -1,5 +1,6 @@
 //! Drawing: a pure function of the app state, one small module per panel.
 
+mod banner;
 mod budget;
 mod caption;
 mod detail;
@@ -8,6 +9,7 @@ mod growth;
 mod help;
 mod messages;
 mod progress;
+mod timeline;
 mod title;
 mod wire_view;
 mod wrap;
@@ -25,6 +27,7 @@ use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
+pub use timeline::Marks;
 
 /// The smallest terminal the full screen fits in.
 pub const MIN_WIDTH: u16 = 80;
@@ -36,28 +39,53 @@ const CAPTION_ROWS: u16 = 4;
 const FIXED_ROWS: u16 = 1 + 1 + 1 + CAPTION_ROWS + 1;
 const DIAGRAM_ROWS: u16 = 10;
 
+/// A screen at least this large gets the roomy layout: the phase in large
+/// letters across the top, a wider diagram column, and what each call
+/// sends beside the step's detail.
+pub const WIDE_WIDTH: u16 = 120;
+pub const WIDE_HEIGHT: u16 = 40;
+
 /// Where each panel goes on a screen of a given size.
 struct Areas {
     title: Rect,
     question: Rect,
+    banner: Option<Rect>,
     diagram: Rect,
     messages: Rect,
-    detail: Rect,
+    /// The step's detail, what each call sends, or both side by side.
+    detail: Option<Rect>,
+    growth: Option<Rect>,
+    /// Over the bottom border of the detail and growth panels.
+    timeline: Rect,
     budget: Rect,
     caption: Rect,
     footer: Rect,
 }
 
 /// The layout, or `None` when the screen is below the minimum size.
-fn areas(area: Rect, diagram_width: u16) -> Option<Areas> {
+/// `growth` is whether what each call sends is asked for (`x`), or left to
+/// the room there is.
+fn areas(area: Rect, diagram_width: u16, growth: Option<bool>) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
-    let flexible = area.height - FIXED_ROWS;
+    let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
+    let banner_rows = if wide { banner::ROWS } else { 0 };
+    let flexible = area.height - FIXED_ROWS - banner_rows;
     let middle_rows = (flexible * 3 / 5).max(DIAGRAM_ROWS);
-    let [title, question, middle, detail, budget, caption, footer] = Layout::vertical([
+    let [
+        title,
+        question,
+        banner,
+        middle,
+        lower,
+        budget,
+        caption,
+        footer,
+    ] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
+        Constraint::Length(banner_rows),
         Constraint::Length(middle_rows),
         Constraint::Length(flexible - middle_rows),
         Constraint::Length(1),
@@ -65,14 +93,37 @@ fn areas(area: Rect, diagram_width: u16) -> Option<Areas> {
         Constraint::Length(1),
     ])
     .areas(area);
+    let left_width = if wide {
+        diagram_width.max(area.width / 4)
+    } else {
+        diagram_width
+    };
     let [diagram, messages] =
-        Layout::horizontal([Constraint::Length(diagram_width), Constraint::Fill(1)]).areas(middle);
+        Layout::horizontal([Constraint::Length(left_width), Constraint::Fill(1)]).areas(middle);
+    let (detail, growth) = match (growth.unwrap_or(wide), wide) {
+        (false, _) => (Some(lower), None),
+        (true, false) => (None, Some(lower)),
+        (true, true) => {
+            let [detail, growth] =
+                Layout::horizontal([Constraint::Fill(3), Constraint::Fill(2)]).areas(lower);
+            (Some(detail), Some(growth))
+        }
+    };
+    let timeline = Rect {
+        x: lower.x + 1,
+        y: lower.bottom().saturating_sub(1),
+        width: lower.width.saturating_sub(2),
+        height: lower.height.min(1),
+    };
     Some(Areas {
         title,
         question,
+        banner: wide.then_some(banner),
         diagram,
         messages,
         detail,
+        growth,
+        timeline,
         budget,
         caption,
         footer,
@@ -90,6 +141,10 @@ pub struct Extents {
     pub messages: usize,
     /// Rows the help can scroll past, when it does not fit.
     pub help: usize,
+    /// Whether what each call sends was shown.
+    pub growth: bool,
+    /// Where the timeline's marks were.
+    pub timeline: Marks,
 }
 
 /// The first frame, while a file loads: what is opened and how far.
@@ -122,7 +177,7 @@ pub fn loading(frame: &mut Frame, say: Say, what: &str, stage: Stage) {
 pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     let say = app.say();
     let area = frame.area();
-    let Some(areas) = areas(area, diagram::width(app.say())) else {
+    let Some(areas) = areas(area, diagram::width(app.say()), app.growth) else {
         let message = say.too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
         // Whole, centred, as many rows as it takes (as fit).
         let lines = wrap::wrap(vec![Line::raw(message)], usize::from(area.width));
@@ -137,14 +192,18 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     };
     title::render_title(frame, areas.title, app);
     title::render_question(frame, areas.question, app);
+    if let Some(banner) = areas.banner {
+        banner::render(frame, banner, app);
+    }
     diagram::render(frame, areas.diagram, app);
     let messages = messages::render(frame, areas.messages, app);
-    let detail = if app.growth {
-        growth::render(frame, areas.detail, app);
-        0
-    } else {
-        detail::render(frame, areas.detail, app)
-    };
+    let detail = areas
+        .detail
+        .map_or(0, |area| detail::render(frame, area, app));
+    if let Some(area) = areas.growth {
+        growth::render(frame, area, app, areas.detail.is_some());
+    }
+    let timeline = timeline::render(frame, areas.timeline, app);
     budget::render(frame, areas.budget, app);
     match app.seeking() {
         Some((made, most)) => {
@@ -193,5 +252,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
         detail,
         messages,
         help,
+        growth: areas.growth.is_some(),
+        timeline,
     }
 }

@@ -1,0 +1,121 @@
+//! The timeline: one mark per step, the turns set apart, the cursor lit and
+//! the run's exit in its colour. A click on a mark goes to that step.
+//!
+//! ```text
+//! steps •┃•••┃•••┃•■
+//! ```
+//!
+//! Each call, where a turn begins, is a bar; other steps are dots; the exit
+//! is a square, green for an answer, red for None, yellow for another stop.
+//! A run longer than the row shows the steps around the cursor.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::engine::{Phase, Step};
+use crate::tui::app::App;
+use crate::tui::theme;
+
+/// Where the marks were drawn, so that a click can be read back as a step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The row and the column of the first mark.
+    pub row: u16,
+    pub column: u16,
+    /// The step of the first mark, and how many marks follow it.
+    pub first: usize,
+    pub count: usize,
+}
+
+impl Marks {
+    /// The step whose mark is at (`column`, `row`), if one is.
+    pub fn step_at(&self, column: u16, row: u16) -> Option<usize> {
+        let offset = usize::from(column.checked_sub(self.column)?);
+        (row == self.row && offset < self.count).then_some(self.first + offset)
+    }
+}
+
+/// The first step to show so that `cursor` sits in the middle of `room`
+/// marks, without running past either end of the `known` steps.
+fn first_shown(cursor: usize, known: usize, room: usize) -> usize {
+    cursor
+        .saturating_sub(room / 2)
+        .min(known.saturating_sub(room))
+}
+
+fn mark(step: &Step) -> (&'static str, Style) {
+    let phase = step.event.phase();
+    match phase {
+        _ if phase.is_exit() => ("■", theme::exit(phase)),
+        Phase::Call => ("┃", theme::TEXT),
+        _ => ("•", theme::TEXT),
+    }
+}
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App) -> Marks {
+    let say = app.say();
+    let label = format!(" {} ", say.timeline_label());
+    let label_width = crate::text::width(&label) as u16;
+    let steps = &app.trace().steps;
+    let complete = app.trace_complete();
+    // A cell at the end says there are steps not replayed yet.
+    let room = usize::from(
+        area.width
+            .saturating_sub(label_width + u16::from(!complete)),
+    );
+    let first = first_shown(app.cursor(), steps.len(), room);
+    let shown = &steps[first..steps.len().min(first + room)];
+    let mut spans = vec![Span::styled(label, theme::LABEL)];
+    for (index, step) in (first..).zip(shown) {
+        let ahead = index > app.cursor();
+        let (symbol, style) = match mark(step) {
+            // In quiz mode the marks ahead keep the ending to themselves.
+            _ if ahead && app.quiz.is_some() => ("•", theme::LABEL),
+            (symbol, _) if ahead && !step.event.phase().is_exit() => (symbol, theme::LABEL),
+            _ if index == app.cursor() => (mark(step).0, theme::NODE_CURRENT),
+            mark => mark,
+        };
+        spans.push(Span::styled(symbol, style));
+    }
+    if !complete {
+        spans.push(Span::styled("…", theme::LABEL));
+    }
+    frame.render_widget(Line::from(spans), area);
+    Marks {
+        row: area.y,
+        column: area.x + label_width,
+        first,
+        count: shown.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursor_stays_in_the_middle_until_an_end_is_near() {
+        assert_eq!(first_shown(0, 12, 60), 0);
+        assert_eq!(first_shown(11, 12, 60), 0);
+        assert_eq!(first_shown(500, 1000, 60), 470);
+        assert_eq!(first_shown(990, 1000, 60), 940);
+        assert_eq!(first_shown(5, 1000, 60), 0);
+    }
+
+    #[test]
+    fn a_click_reads_back_as_the_step_under_it() {
+        let marks = Marks {
+            row: 20,
+            column: 7,
+            first: 100,
+            count: 10,
+        };
+        assert_eq!(marks.step_at(7, 20), Some(100));
+        assert_eq!(marks.step_at(16, 20), Some(109));
+        assert_eq!(marks.step_at(17, 20), None);
+        assert_eq!(marks.step_at(6, 20), None);
+        assert_eq!(marks.step_at(8, 21), None);
+    }
+}
