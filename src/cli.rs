@@ -16,6 +16,7 @@ use crate::transcript::{
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
+use crate::tui::handout::{self, Handout};
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
 pub const DEFAULT_RUN: &str = "aurora-run";
@@ -484,7 +485,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let (runs, index) = screen_runs(&run, &globals.opening(from))?;
             let settings = loop_flags.settings(lang, (false, None, false));
             let mut app = tui::App::new(&runs, index, settings);
-            let handout = tui::handout::markdown(&mut app);
+            let handout = handout::markdown(&Handout::of(&mut app));
             if to_stdout {
                 emit(&handout)?;
             } else {
