@@ -169,7 +169,7 @@ pub enum Command {
     /// List the built-in runs.
     List,
     /// Write a run, step by step with the screen's captions, as a handout
-    /// for students (Markdown).
+    /// for students: Markdown, or one self-contained HTML page.
     Export {
         /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
         run: String,
@@ -179,6 +179,10 @@ pub enum Command {
         /// itself; an existing file only with --force.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// What to write [default: from OUT's extension: .html or .htm is
+        /// html, anything else (and `-`) markdown].
+        #[arg(long, value_enum)]
+        format: Option<HandoutFormat>,
         /// Replace OUT if it exists.
         #[arg(long)]
         force: bool,
@@ -268,6 +272,28 @@ impl MistakeArg {
 pub enum Format {
     Text,
     Json,
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HandoutFormat {
+    /// A Markdown text: each step's heading, line and caption.
+    Markdown,
+    /// One HTML page that needs no network: the loop diagram at each step,
+    /// ←/→ or j/k step through it.
+    Html,
+}
+
+impl HandoutFormat {
+    /// The format OUT's extension names; Markdown for any other, and for
+    /// standard output.
+    fn of_path(path: &Path) -> HandoutFormat {
+        let extension = path.extension().and_then(|e| e.to_str());
+        match extension.map(str::to_ascii_lowercase).as_deref() {
+            Some("html" | "htm") => HandoutFormat::Html,
+            _ => HandoutFormat::Markdown,
+        }
+    }
 }
 
 /// The recording formats, for `--from`.
@@ -474,9 +500,11 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             run,
             loop_flags,
             output,
+            format,
             force,
             from,
         } => {
+            let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
             let to_stdout = output.as_os_str() == "-";
             if !to_stdout {
                 may_write(Path::new(&run), &output, force)?;
@@ -485,7 +513,10 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let (runs, index) = screen_runs(&run, &globals.opening(from))?;
             let settings = loop_flags.settings(lang, (false, None, false));
             let mut app = tui::App::new(&runs, index, settings);
-            let handout = handout::markdown(&Handout::of(&mut app));
+            let handout = match format {
+                HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),
+                HandoutFormat::Html => handout::html(&Handout::of(&mut app)),
+            };
             if to_stdout {
                 emit(&handout)?;
             } else {
@@ -547,7 +578,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
 }
 
 /// Refuses an output that is the input itself, or that exists without
-/// `force`: an import is lossy, and must never cost the user a recording.
+/// `force`: an import is lossy, an export is no recording at all, and
+/// neither must ever cost the user a recording.
 fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     if !output.exists() {
         return Ok(());
@@ -555,7 +587,7 @@ fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if same(input, output) {
         return Err(Failure::Refused(format!(
-            "{} is the recording being imported; write the transcript to another file",
+            "{} is the recording being read; write to another file",
             output.display()
         )));
     }

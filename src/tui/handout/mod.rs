@@ -1,18 +1,20 @@
 //! Handouts: the whole run, step by step as the screen tells it, for
-//! students to keep.
+//! students to keep: a Markdown text, or one self-contained HTML page.
 //!
 //! Every format walks the same [`App`] the screen draws, so each caption is
 //! the one the class saw. [`play_through`] is that walk; [`Handout::of`]
 //! reads it once into a neutral list of steps that each format writes out
 //! with its own escaping.
 
+mod html;
 mod markdown;
 
+pub use html::html;
 pub use markdown::markdown;
 
 use super::app::{App, update};
 use super::keymap::Action;
-use super::view::caption_text;
+use super::view::{Mark, caption_text, diagram_marks};
 use crate::engine::Outcome;
 use crate::narrate::Say;
 use crate::text::sanitize;
@@ -46,6 +48,7 @@ pub struct Handout {
     pub steps: Vec<Step>,
     /// `result: "1974"`, `result: None`, or why there is no answer.
     pub result: String,
+    pub ending: Ending,
 }
 
 /// One step, with the words the screen showed for it.
@@ -53,10 +56,24 @@ pub struct Handout {
 pub struct Step {
     /// "step 4/12 · turn 0 · dispatch".
     pub heading: String,
+    /// The phase's name: `call`, `check`, `dispatch`, …
+    pub phase: &'static str,
     /// What happened, in one line, as `loopstep run` prints it.
     pub line: String,
     /// The screen's caption: what the step does and why.
     pub caption: String,
+    /// The loop diagram as the screen drew it, the current phase marked.
+    pub diagram: Vec<Vec<(Mark, String)>>,
+}
+
+/// How the run ended, for a format that shows it in colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Answered,
+    /// The budget was spent: the loop returns `None`.
+    BudgetSpent,
+    /// The loop halted, the recording ended, or the API rejected a request.
+    NoAnswer,
 }
 
 impl Handout {
@@ -76,8 +93,10 @@ impl Handout {
             let line = say.step_line(config.policy(), app.transcript().goal.is_some(), step);
             steps.push(Step {
                 heading: clean(&heading),
+                phase: step.event.phase().as_str(),
                 line: clean(&line),
                 caption: clean(&caption_text(app)),
+                diagram: diagram_marks(app),
             });
         });
         let say = app.say();
@@ -98,6 +117,11 @@ impl Handout {
             ),
             steps,
             result: clean(&say.result_line(outcome)),
+            ending: match outcome {
+                Some(Outcome::Answered(_)) => Ending::Answered,
+                Some(Outcome::BudgetExhausted) => Ending::BudgetSpent,
+                _ => Ending::NoAnswer,
+            },
         }
     }
 }

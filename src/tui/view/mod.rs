@@ -25,6 +25,7 @@ use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
+pub use diagram::{Mark, marked as diagram_marks};
 
 /// The smallest terminal the full screen fits in.
 pub const MIN_WIDTH: u16 = 80;
