@@ -16,7 +16,7 @@ use crate::transcript::{
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
-use crate::tui::handout::{self, Handout};
+use crate::tui::handout::{self, Handout, ScreenSize};
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
 pub const DEFAULT_RUN: &str = "aurora-run";
@@ -169,7 +169,8 @@ pub enum Command {
     /// List the built-in runs.
     List,
     /// Write a run, step by step with the screen's captions, as a handout
-    /// for students: Markdown, or one self-contained HTML page.
+    /// for students: Markdown, one self-contained HTML page, or an
+    /// asciicast recording of the screen playing it.
     Export {
         /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
         run: String,
@@ -180,9 +181,12 @@ pub enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
         /// What to write [default: from OUT's extension: .html or .htm is
-        /// html, anything else (and `-`) markdown].
+        /// html, .cast is cast, anything else (and `-`) markdown].
         #[arg(long, value_enum)]
         format: Option<HandoutFormat>,
+        /// The recording's terminal, for the cast format [default: 80x24].
+        #[arg(long, value_name = "COLSxROWS", value_parser = ScreenSize::parse)]
+        size: Option<ScreenSize>,
         /// Replace OUT if it exists.
         #[arg(long)]
         force: bool,
@@ -282,6 +286,9 @@ pub enum HandoutFormat {
     /// One HTML page that needs no network: the loop diagram at each step,
     /// ←/→ or j/k step through it.
     Html,
+    /// An asciicast v2 recording of the screen playing the run by itself,
+    /// a step every 1.5 s, for the asciinema player.
+    Cast,
 }
 
 impl HandoutFormat {
@@ -291,6 +298,7 @@ impl HandoutFormat {
         let extension = path.extension().and_then(|e| e.to_str());
         match extension.map(str::to_ascii_lowercase).as_deref() {
             Some("html" | "htm") => HandoutFormat::Html,
+            Some("cast") => HandoutFormat::Cast,
             _ => HandoutFormat::Markdown,
         }
     }
@@ -501,10 +509,21 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             output,
             format,
+            size,
             force,
             from,
         } => {
             let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
+            if size.is_some() && format != HandoutFormat::Cast {
+                return Err(Failure::Refused(format!(
+                    "--size sets the recording's terminal, for the cast format (--format cast, \
+                     or OUT ending in .cast); this export is {}",
+                    format
+                        .to_possible_value()
+                        .map(|v| v.get_name().to_owned())
+                        .unwrap_or_default()
+                )));
+            }
             let to_stdout = output.as_os_str() == "-";
             if !to_stdout {
                 may_write(Path::new(&run), &output, force)?;
@@ -516,6 +535,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let handout = match format {
                 HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),
                 HandoutFormat::Html => handout::html(&Handout::of(&mut app)),
+                HandoutFormat::Cast => handout::cast(&mut app, size.unwrap_or_default())
+                    .context("could not draw the recording")?,
             };
             if to_stdout {
                 emit(&handout)?;
@@ -647,7 +668,8 @@ fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {
 #[derive(Debug)]
 pub enum Failure {
     BadInput(LoadError),
-    /// What was asked would do harm: writing over a recording, say.
+    /// What was asked would do harm (writing over a recording, say), or
+    /// flags that do not go together.
     Refused(String),
     Other(anyhow::Error),
 }

@@ -783,10 +783,12 @@ fn export_takes_its_format_from_the_extension_unless_told() {
         std::fs::read_to_string(path).unwrap()
     };
     let html = "<!DOCTYPE html>\n<html lang=\"en\">";
+    let cast = "{\"version\":2,\"width\":80,\"height\":24,";
     let markdown = "# Multi-step";
     for (name, start) in [
         ("page.html", html),
         ("PAGE.HTM", html),
+        ("run.cast", cast),
         ("handout.md", markdown),
         ("handout.txt", markdown),
         ("handout", markdown),
@@ -796,7 +798,7 @@ fn export_takes_its_format_from_the_extension_unless_told() {
     }
     // Told, the format wins over the extension.
     assert!(export("told.html", &["--format", "markdown"]).starts_with(markdown));
-    assert!(export("told.md", &["--format", "html"]).starts_with(html));
+    assert!(export("told.md", &["--format", "cast", "--size", "100x30"]).contains("\"width\":100"));
 
     // Standard output: Markdown unless told.
     assert!(
@@ -812,14 +814,33 @@ fn export_takes_its_format_from_the_extension_unless_told() {
 }
 
 #[test]
-fn export_writes_over_no_recording() {
+fn export_refuses_a_size_it_cannot_use_and_writes_over_no_recording() {
+    assert_bad_input(
+        &["export", "aurora-run", "-o", "-", "--size", "100x30"],
+        &["--size", "cast", "this export is markdown"],
+    );
+    for size in ["100", "wide", "79x24", "80x10000"] {
+        assert_bad_input(
+            &[
+                "export",
+                "aurora-run",
+                "-o",
+                "-",
+                "--format",
+                "cast",
+                "--size",
+                size,
+            ],
+            &["--size", size],
+        );
+    }
     let recording = file(
         "export-me.json",
         search_doc(vec![says("42", "end_turn")], 2).to_string(),
     );
     let recording = recording.to_str().unwrap();
     let before = std::fs::read(recording).unwrap();
-    for format in ["markdown", "html"] {
+    for format in ["markdown", "html", "cast"] {
         assert_bad_input(
             &[
                 "export", recording, "--format", format, "-o", recording, "--force",

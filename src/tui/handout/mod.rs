@@ -1,14 +1,18 @@
 //! Handouts: the whole run, step by step as the screen tells it, for
-//! students to keep: a Markdown text, or one self-contained HTML page.
+//! students to keep: a Markdown text, one self-contained HTML page, or an
+//! asciicast recording of the screen playing the run by itself.
 //!
 //! Every format walks the same [`App`] the screen draws, so each caption is
 //! the one the class saw. [`play_through`] is that walk; [`Handout::of`]
-//! reads it once into a neutral list of steps that each format writes out
-//! with its own escaping.
+//! reads it once into a neutral list of steps that the text formats write
+//! out, each with its own escaping, and the recording draws each step with
+//! the screen's own view.
 
+mod cast;
 mod html;
 mod markdown;
 
+pub use cast::{ScreenSize, cast};
 pub use html::html;
 pub use markdown::markdown;
 
