@@ -16,6 +16,7 @@ use crate::transcript::{
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
+use crate::tui::handout::{self, Handout, ScreenSize};
 use crate::tui::theme::Theme;
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
@@ -161,7 +162,8 @@ pub enum Command {
     /// List the built-in runs.
     List,
     /// Write a run, step by step with the screen's captions, as a handout
-    /// for students (Markdown).
+    /// for students: Markdown, one self-contained HTML page, or an
+    /// asciicast recording of the screen playing it.
     Export {
         /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
         run: String,
@@ -171,6 +173,13 @@ pub enum Command {
         /// itself; an existing file only with --force.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// What to write [default: from OUT's extension: .html or .htm is
+        /// html, .cast is cast, anything else (and `-`) markdown].
+        #[arg(long, value_enum)]
+        format: Option<HandoutFormat>,
+        /// The recording's terminal, for the cast format [default: 80x24].
+        #[arg(long, value_name = "COLSxROWS", value_parser = ScreenSize::parse)]
+        size: Option<ScreenSize>,
         /// Replace OUT if it exists.
         #[arg(long)]
         force: bool,
@@ -260,6 +269,32 @@ impl MistakeArg {
 pub enum Format {
     Text,
     Json,
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HandoutFormat {
+    /// A Markdown text: each step's heading, line and caption.
+    Markdown,
+    /// One HTML page that needs no network: the loop diagram at each step,
+    /// ←/→ or j/k step through it.
+    Html,
+    /// An asciicast v2 recording of the screen playing the run by itself,
+    /// a step every 1.5 s, for the asciinema player.
+    Cast,
+}
+
+impl HandoutFormat {
+    /// The format OUT's extension names; Markdown for any other, and for
+    /// standard output.
+    fn of_path(path: &Path) -> HandoutFormat {
+        let extension = path.extension().and_then(|e| e.to_str());
+        match extension.map(str::to_ascii_lowercase).as_deref() {
+            Some("html" | "htm") => HandoutFormat::Html,
+            Some("cast") => HandoutFormat::Cast,
+            _ => HandoutFormat::Markdown,
+        }
+    }
 }
 
 /// The recording formats, for `--from`.
@@ -488,9 +523,22 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             run,
             loop_flags,
             output,
+            format,
+            size,
             force,
             from,
         } => {
+            let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
+            if size.is_some() && format != HandoutFormat::Cast {
+                return Err(Failure::Refused(format!(
+                    "--size sets the recording's terminal, for the cast format (--format cast, \
+                     or OUT ending in .cast); this export is {}",
+                    format
+                        .to_possible_value()
+                        .map(|v| v.get_name().to_owned())
+                        .unwrap_or_default()
+                )));
+            }
             let to_stdout = output.as_os_str() == "-";
             if !to_stdout {
                 may_write(Path::new(&run), &output, force)?;
@@ -499,7 +547,12 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let (runs, index) = screen_runs(&run, &globals.opening(from))?;
             let settings = loop_flags.settings(lang, ScreenFlags::default());
             let mut app = tui::App::new(&runs, index, settings);
-            let handout = tui::handout::markdown(&mut app);
+            let handout = match format {
+                HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),
+                HandoutFormat::Html => handout::html(&Handout::of(&mut app)),
+                HandoutFormat::Cast => handout::cast(&mut app, size.unwrap_or_default())
+                    .context("could not draw the recording")?,
+            };
             if to_stdout {
                 emit(&handout)?;
             } else {
@@ -561,7 +614,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
 }
 
 /// Refuses an output that is the input itself, or that exists without
-/// `force`: an import is lossy, and must never cost the user a recording.
+/// `force`: an import is lossy, an export is no recording at all, and
+/// neither must ever cost the user a recording.
 fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     if !output.exists() {
         return Ok(());
@@ -569,7 +623,7 @@ fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
     if same(input, output) {
         return Err(Failure::Refused(format!(
-            "{} is the recording being imported; write the transcript to another file",
+            "{} is the recording being read; write to another file",
             output.display()
         )));
     }
@@ -629,7 +683,8 @@ fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {
 #[derive(Debug)]
 pub enum Failure {
     BadInput(LoadError),
-    /// What was asked would do harm: writing over a recording, say.
+    /// What was asked would do harm (writing over a recording, say), or
+    /// flags that do not go together.
     Refused(String),
     Other(anyhow::Error),
 }

@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use assert_cmd::Command;
-use common::screen::{app_in, drive, same_in_both};
+use common::screen::{app_in, drive, rows, same_in_both};
 use loopstep::engine::Event;
 use loopstep::narrate::Lang;
 use loopstep::transcript::{Transcript, builtin_in};
@@ -200,17 +200,8 @@ fn run_with(question: &str, answer: &str, title: &str) -> Transcript {
 
 /// Every row of the buffer, read as the terminal shows it, fits the width.
 fn rows_fit(buffer: &Buffer) -> Result<(), String> {
-    let area = buffer.area;
-    for y in 0..area.height {
-        let mut row = String::new();
-        let mut x = 0;
-        while x < area.width {
-            let symbol = buffer[(x, y)].symbol();
-            row.push_str(symbol);
-            // A wide symbol covers the cell after it, which ratatui leaves blank.
-            x += symbol.width().max(1) as u16;
-        }
-        if row.width() > area.width as usize {
+    for (y, row) in rows(buffer).iter().enumerate() {
+        if row.width() > buffer.area.width as usize {
             return Err(format!("row {y} is {} wide: {row:?}", row.width()));
         }
     }

@@ -377,7 +377,7 @@ fn import_never_writes_over_its_recording_nor_an_existing_file_unasked() {
     let recording = recording.to_str().unwrap();
     assert_bad_input(
         &["import", recording, "-o", recording],
-        &["is the recording being imported"],
+        &["is the recording being read"],
     );
     let other = file("existing.json", "keep me");
     let other = other.to_str().unwrap();
@@ -767,4 +767,86 @@ fn export_writes_every_step_in_order_with_its_caption_and_the_result() {
             .unwrap()
             .contains("## step 12/12")
     );
+}
+
+#[test]
+fn export_takes_its_format_from_the_extension_unless_told() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let export = |name: &str, more: &[&str]| {
+        let path = dir.join(name);
+        let path = path.to_str().unwrap();
+        let out = run(&[&["export", "aurora-run", "-o", path][..], more].concat());
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        assert!(out.stderr.contains("wrote "), "{}", out.stderr);
+        std::fs::read_to_string(path).unwrap()
+    };
+    let html = "<!DOCTYPE html>\n<html lang=\"en\">";
+    let cast = "{\"version\":2,\"width\":80,\"height\":24,";
+    let markdown = "# Multi-step";
+    for (name, start) in [
+        ("page.html", html),
+        ("PAGE.HTM", html),
+        ("run.cast", cast),
+        ("handout.md", markdown),
+        ("handout.txt", markdown),
+        ("handout", markdown),
+    ] {
+        let text = export(name, &[]);
+        assert!(text.starts_with(start), "{name}: {text:.80}");
+    }
+    // Told, the format wins over the extension.
+    assert!(export("told.html", &["--format", "markdown"]).starts_with(markdown));
+    assert!(export("told.md", &["--format", "cast", "--size", "100x30"]).contains("\"width\":100"));
+
+    // Standard output: Markdown unless told.
+    assert!(
+        run(&["export", "aurora-run", "-o", "-"])
+            .stdout
+            .starts_with(markdown)
+    );
+    let page = run(&["export", "aurora-run", "-o", "-", "--format", "html"]);
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    assert!(page.stdout.starts_with(html));
+    assert!(page.stdout.ends_with("</html>\n"));
+    assert!(page.stderr.is_empty(), "{}", page.stderr);
+}
+
+#[test]
+fn export_refuses_a_size_it_cannot_use_and_writes_over_no_recording() {
+    assert_bad_input(
+        &["export", "aurora-run", "-o", "-", "--size", "100x30"],
+        &["--size", "cast", "this export is markdown"],
+    );
+    for size in ["100", "wide", "79x24", "80x10000"] {
+        assert_bad_input(
+            &[
+                "export",
+                "aurora-run",
+                "-o",
+                "-",
+                "--format",
+                "cast",
+                "--size",
+                size,
+            ],
+            &["--size", size],
+        );
+    }
+    let recording = file(
+        "export-me.json",
+        search_doc(vec![says("42", "end_turn")], 2).to_string(),
+    );
+    let recording = recording.to_str().unwrap();
+    let before = std::fs::read(recording).unwrap();
+    for format in ["markdown", "html", "cast"] {
+        assert_bad_input(
+            &[
+                "export", recording, "--format", format, "-o", recording, "--force",
+            ],
+            &["is the recording being read"],
+        );
+    }
+    assert_eq!(std::fs::read(recording).unwrap(), before);
 }

@@ -53,6 +53,14 @@ impl Lang {
             .map_or(Lang::En, |locale| Lang::of_locale(&locale))
     }
 
+    /// The language's code in a document: HTML's `lang`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
     /// The other language, for the screen's `L`.
     pub fn toggled(self) -> Lang {
         match self {

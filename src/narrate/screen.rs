@@ -446,6 +446,14 @@ impl Say {
         self.pick("help", "帮助")
     }
 
+    /// What the keys do in the HTML handout, after the keys themselves.
+    pub fn handout_keys(self) -> &'static str {
+        self.pick(
+            "step through the run; a step's heading links to it",
+            "逐步查看；每一步的标题是指向它的链接",
+        )
+    }
+
     pub fn footer_quit(self) -> &'static str {
         self.pick("quit", "退出")
     }

@@ -40,7 +40,9 @@ pub struct Settings {
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].
 const SPEEDS: [(f64, &str); 4] = [(0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
-const PHASE: Duration = Duration::from_millis(1500);
+/// How long a phase shows when the run plays by itself at 1×: the
+/// screen's autoplay, and the pace of an exported recording of it.
+pub const PHASE: Duration = Duration::from_millis(1500);
 
 /// What the detail pane shows for a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,6 +9,8 @@ use loopstep::transcript::{BUILTIN_NAMES, Localized, Transcript};
 use loopstep::tui::{App, ScriptedEvents, Settings, run_app, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use unicode_width::UnicodeWidthStr;
 
 /// Every built-in run, in both languages, as the screen opens them; loaded
 /// once for all the tests of a binary, as the screen borrows its runs.
@@ -66,4 +68,22 @@ pub fn drive(app: &mut App, width: u16, height: u16, keys: &[&str]) -> Terminal<
         })
         .unwrap();
     terminal
+}
+
+/// A drawn buffer's rows as a terminal shows them: a wide symbol covers
+/// the cell after it, which ratatui leaves blank.
+pub fn rows(buffer: &Buffer) -> Vec<String> {
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            let mut row = String::new();
+            let mut x = 0;
+            while x < area.width {
+                let symbol = buffer[(x, y)].symbol();
+                row.push_str(symbol);
+                x += symbol.width().max(1) as u16;
+            }
+            row
+        })
+        .collect()
 }

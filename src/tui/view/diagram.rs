@@ -148,24 +148,55 @@ fn position(app: &App) -> (Node, Option<Edge>) {
     }
 }
 
+/// How a piece of the diagram shows at a step. The handouts mark the same
+/// pieces the screen lights, from this one reading of the diagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A line or arrow the loop did not just take.
+    Edge,
+    /// A phase the cursor is not on.
+    Node,
+    /// The phase the cursor is on.
+    Current,
+    /// The arrow the loop just took.
+    Taken,
+}
+
+/// The diagram's lines at the cursor's step, each as its pieces and marks.
+pub fn marked(app: &App) -> Vec<Vec<(Mark, String)>> {
+    let (current, taken) = position(app);
+    lines(app.say())
+        .into_iter()
+        .map(|parts| {
+            parts
+                .into_iter()
+                .map(|part| match part {
+                    Part::Plain(text) => (Mark::Edge, text.to_owned()),
+                    Part::Node(node, text) if node == current => (Mark::Current, text.to_owned()),
+                    Part::Node(_, text) => (Mark::Node, text.to_owned()),
+                    Part::Edge(edge, text) if Some(edge) == taken => (Mark::Taken, text),
+                    Part::Edge(_, text) => (Mark::Edge, text),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let say = app.say();
-    let (current, taken) = position(app);
-    let mut text: Vec<Line> = lines(say)
+    let mut text: Vec<Line> = marked(app)
         .into_iter()
         .map(|parts| {
             let spans: Vec<Span> = parts
                 .into_iter()
-                .map(|part| match part {
-                    Part::Plain(text) => Span::styled(text, theme::EDGE),
-                    Part::Node(node, text) if node == current => {
-                        Span::styled(text, theme::NODE_CURRENT)
-                    }
-                    Part::Node(_, text) => Span::styled(text, theme::NODE),
-                    Part::Edge(edge, text) if Some(edge) == taken => {
-                        Span::styled(text, theme::EDGE_TAKEN)
-                    }
-                    Part::Edge(_, text) => Span::styled(text, theme::EDGE),
+                .map(|(mark, text)| {
+                    let style = match mark {
+                        Mark::Edge => theme::EDGE,
+                        Mark::Node => theme::NODE,
+                        Mark::Current => theme::NODE_CURRENT,
+                        Mark::Taken => theme::EDGE_TAKEN,
+                    };
+                    Span::styled(text, style)
                 })
                 .collect();
             Line::from(spans)

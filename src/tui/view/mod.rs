@@ -27,6 +27,7 @@ use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
+pub use diagram::{Mark, marked as diagram_marks};
 pub use timeline::Marks;
 
 /// The smallest terminal the full screen fits in.

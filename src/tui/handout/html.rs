@@ -1,0 +1,122 @@
+//! The handout as one self-contained HTML page: the style and the script
+//! are inline and a strict Content-Security-Policy forbids everything
+//! else, so the page works offline and can fetch nothing. Each step is an
+//! anchor (`#step-4`); ←/→ and j/k step through the page.
+//!
+//! Every text reaches the page through [`escape`]: a transcript's text is
+//! never markup.
+
+use super::{Ending, Handout, Step};
+use crate::tui::view::Mark;
+
+/// Nothing may load: no network, no other file; only the inline style and
+/// script run.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
+    script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const STYLE: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("page.js");
+
+pub fn html(handout: &Handout) -> String {
+    let say = handout.say;
+    let title = escape(&handout.title);
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+         <header>\n<h1>{title}</h1>\n\
+         <p class=\"question\"><span class=\"label\">{question_label}</span>{question}</p>\n\
+         <p class=\"meta\"><span class=\"label\">{model_label}</span>{model}</p>\n\
+         <p class=\"meta\"><code>{header}</code></p>\n\
+         <p class=\"keys\"><kbd>←</kbd> <kbd>→</kbd> · <kbd>j</kbd> <kbd>k</kbd> {keys}</p>\n\
+         </header>\n<main>\n<ol class=\"steps\">\n",
+        lang = say.lang.code(),
+        question_label = escape(&say.label(say.question())),
+        question = escape(&handout.question),
+        model_label = escape(&say.label(say.model())),
+        model = escape(&handout.model),
+        header = escape(&handout.header),
+        keys = escape(say.handout_keys()),
+    );
+    for (n, step) in handout.steps.iter().enumerate() {
+        write_step(&mut out, n + 1, step, say.loop_title());
+    }
+    let ending = match handout.ending {
+        Ending::Answered => "answered",
+        Ending::BudgetSpent => "budget-spent",
+        Ending::NoAnswer => "no-answer",
+    };
+    out += &format!(
+        "</ol>\n<p class=\"result {ending}\" id=\"result\">{}</p>\n</main>\n\
+         <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+        escape(&handout.result),
+    );
+    out
+}
+
+/// One step: its heading as a link to itself, the diagram, the line and
+/// the caption.
+fn write_step(out: &mut String, number: usize, step: &Step, diagram_title: &str) {
+    let diagram: Vec<String> = step
+        .diagram
+        .iter()
+        .map(|parts| {
+            parts
+                .iter()
+                .map(|(mark, text)| {
+                    let text = escape(text);
+                    match mark {
+                        Mark::Edge => text,
+                        Mark::Node => format!("<span class=\"node\">{text}</span>"),
+                        Mark::Current => format!("<mark>{text}</mark>"),
+                        Mark::Taken => format!("<span class=\"taken\">{text}</span>"),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    *out += &format!(
+        "<li class=\"step\" id=\"step-{number}\" data-phase=\"{phase}\">\n\
+         <h2><a href=\"#step-{number}\">{heading}</a></h2>\n\
+         <pre class=\"diagram\" aria-label=\"{diagram_title}\">{diagram}</pre>\n\
+         <div class=\"words\">\n<p class=\"line\"><code>{line}</code></p>\n\
+         <p class=\"caption\">{caption}</p>\n</div>\n</li>\n",
+        phase = escape(step.phase),
+        heading = escape(&step.heading),
+        diagram_title = escape(diagram_title),
+        diagram = diagram.join("\n"),
+        line = escape(&step.line),
+        caption = escape(&step.caption),
+    );
+}
+
+/// A text as HTML text or attribute value: `&`, `<`, `>` and both quotes
+/// become references, so nothing in it is read as markup.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markup_and_quotes_become_references() {
+        assert_eq!(
+            escape(r#"<script>alert("x" & 'y')</script>"#),
+            "&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;"
+        );
+    }
+}
