@@ -13,10 +13,12 @@ use loopstep::narrate::Lang;
 use loopstep::tui::{App, Settings};
 use serde_json::Value;
 
-/// A recording: its header, and each event's time and data.
+/// A recording: its header, each frame's time and data, and the time of
+/// its last event, an empty one that holds the last frame on screen.
 struct Cast {
     header: Value,
     events: Vec<(f64, String)>,
+    ends_at: f64,
 }
 
 impl Cast {
@@ -49,7 +51,13 @@ impl Cast {
             assert_eq!(kind, "o", "{line}");
             events.push((time, data.as_str().expect("data as a string").to_owned()));
         }
-        Cast { header, events }
+        let (ends_at, hold) = events.pop().expect("events");
+        assert_eq!(hold, "", "the last event holds the last frame");
+        Cast {
+            header,
+            events,
+            ends_at,
+        }
     }
 
     fn size(&self) -> (u16, u16) {
@@ -123,6 +131,7 @@ fn aurora_run_plays_a_step_every_one_and_a_half_seconds_to_1974() {
     let times: Vec<f64> = cast.events.iter().map(|(t, _)| *t).collect();
     let paced: Vec<f64> = (0..12).map(|n| f64::from(n) * 1.5).collect();
     assert_eq!(times, paced);
+    assert_eq!(cast.ends_at, 16.5 + 3.0, "the result stays on screen");
 
     let frames = cast.frames();
     let first = frames[0].join("\n");

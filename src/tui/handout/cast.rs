@@ -99,8 +99,15 @@ pub fn cast(app: &mut App, size: ScreenSize) -> io::Result<String> {
             Err(e) => failed = Some(e),
         }
     });
+    // The end stays on screen a while: a recording lasts until its last
+    // event, and the player would otherwise stop the moment the result shows.
+    let end = PHASE.as_secs_f64() * f64::from(shown.saturating_sub(1) + HOLD_PHASES);
+    out += &format!("{}\n", json!([end, "o", ""]));
     failed.map_or(Ok(out), Err)
 }
+
+/// Phases the last frame is held for.
+const HOLD_PHASES: u32 = 2;
 
 /// One frame, whole: the screen cleared, then every cell the view drew
 /// that is not blank, written by ratatui's own crossterm backend.
