@@ -8,8 +8,9 @@ use std::hint::black_box;
 use loopstep::narrate::Lang;
 use loopstep::transcript::import;
 
-mod common;
-use common::{conversation, openai_log};
+#[path = "../tests/common/generated.rs"]
+mod generated;
+use generated::{conversation, openai_log};
 
 fn main() {
     divan::main();

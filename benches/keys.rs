@@ -13,8 +13,9 @@ use loopstep::tui::{Action, App, Settings, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-mod common;
-use common::openai_log;
+#[path = "../tests/common/generated.rs"]
+mod generated;
+use generated::openai_log;
 
 fn main() {
     divan::main();

@@ -663,3 +663,19 @@ fn the_stateless_caption_keeps_the_lessons_qualifier() {
         "{second}"
     );
 }
+
+#[test]
+fn a_help_taller_than_the_screen_scrolls_to_its_last_row() {
+    let top = screen("aurora-run", 80, 24, &["?"]);
+    assert!(top.contains("↓ j more") && !top.contains("Ctrl-C"), "{top}");
+    let bottom = screen("aurora-run", 80, 24, &["?", "j", "j", "j", "j", "j"]);
+    assert!(
+        bottom.contains("q Esc Ctrl-C") && bottom.contains("↑ k back"),
+        "{bottom}"
+    );
+    // Scrolled back up, the first row shows again; Esc still closes it.
+    let again = screen("aurora-run", 80, 24, &["?", "j", "j", "k", "k", "k"]);
+    assert_eq!(again, top);
+    let closed = screen("aurora-run", 80, 24, &["?", "j", "Esc"]);
+    assert!(!closed.contains("keys · ?"), "{closed}");
+}

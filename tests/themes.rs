@@ -61,7 +61,8 @@ fn frames(theme: Theme, width: u16, height: u16) -> Vec<(String, Buffer)> {
             keep(format!("{run} after {steps} steps"), run, &keys);
         }
     }
-    let extras: [&[&str]; 10] = [
+    let extras: [&[&str]; 11] = [
+        &["/", "m", "a", "r", "a", "Enter"],
         &["?"],
         &["Right", "w"],
         &["Right", "Right", "Right", "Right", "Right", "x"],

@@ -3,6 +3,7 @@
 //! same one every time for the same input.
 
 mod check;
+mod find;
 mod message;
 mod mistake;
 mod model;
@@ -12,6 +13,7 @@ mod tools;
 mod trace;
 
 pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
+pub use find::Query;
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};

@@ -315,6 +315,20 @@ impl Say {
         }
     }
 
+    pub fn key_search(self) -> &'static str {
+        self.pick(
+            "find a text in the run: type it, then Enter",
+            "在运行中查找文字：输入后按 Enter",
+        )
+    }
+
+    pub fn key_match(self) -> &'static str {
+        self.pick(
+            "next / previous match (after /), else turn",
+            "下一个 / 上一个匹配（/ 之后），否则换轮",
+        )
+    }
+
     pub fn key_theme(self) -> &'static str {
         self.pick(
             "colours: dark / light / high contrast",
@@ -380,6 +394,36 @@ impl Say {
         match self.lang {
             Lang::En => format!(":{typed}▏ go to step · Enter jumps · Esc cancels"),
             Lang::Zh => format!(":{typed}▏ 跳到第几步 · Enter 跳转 · Esc 取消"),
+        }
+    }
+
+    pub fn search_prompt(self, typed: &str) -> String {
+        match self.lang {
+            Lang::En => format!("/{typed}▏ find · Enter goes to the first match · Esc cancels"),
+            Lang::Zh => format!("/{typed}▏ 查找 · Enter 跳到第一个匹配 · Esc 取消"),
+        }
+    }
+
+    /// The footer while a search is in force: which match the cursor is on
+    /// of how many (`more`: the scan is still going), and the keys.
+    pub fn search_status(
+        self,
+        query: &str,
+        (place, count, more): (Option<usize>, usize, bool),
+    ) -> String {
+        let more = if more { "+" } else { "" };
+        let place = place.map_or("–".to_owned(), |n| n.to_string());
+        match (self.lang, count) {
+            (Lang::En, 0) if more.is_empty() => format!("/{query}: no match · Esc clears"),
+            (Lang::Zh, 0) if more.is_empty() => format!("/{query}：没有匹配 · Esc 清除"),
+            (Lang::En, _) => {
+                format!("/{query}: {place} of {count}{more} · n/N next/previous · Esc clears")
+            }
+            (Lang::Zh, _) => {
+                format!(
+                    "/{query}：第 {place} 个，共 {count}{more} 个 · n/N 下一个/上一个 · Esc 清除"
+                )
+            }
         }
     }
 

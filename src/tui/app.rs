@@ -8,11 +8,14 @@
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
-use crate::engine::{CheckPolicy, Config, Event, MAX_TURNS, Mistake, Rounds, Step, TraceView};
+use crate::engine::{
+    CheckPolicy, Config, Event, MAX_TURNS, Mistake, Query, Rounds, Step, TraceView,
+};
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
 use super::quiz::{Guess, Quiz};
+use super::search::Search;
 use super::theme::Theme;
 use super::view::Extents;
 use crate::narrate::{Lang, Say};
@@ -81,6 +84,10 @@ pub struct App<'a> {
     pub growth: Option<bool>,
     /// Quiz mode: the class guesses each check before it shows.
     pub quiz: Option<Quiz>,
+    /// The text being typed after `/`.
+    pub search_prompt: Option<String>,
+    /// The search in force: its matches, and the scan that finds them.
+    pub search: Option<Search>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -132,6 +139,8 @@ impl<'a> App<'a> {
             step_prompt: None,
             growth: None,
             quiz: settings.quiz.then(Quiz::default),
+            search_prompt: None,
+            search: None,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -256,7 +265,7 @@ impl<'a> App<'a> {
     /// end, once there, moves the cursor to it.
     pub fn work(&mut self) {
         if !self.seeking_end {
-            return;
+            return self.search_a_slice();
         }
         let started = Instant::now();
         // The clock is read every few hundred steps, not every step.
@@ -295,7 +304,53 @@ impl<'a> App<'a> {
 
     /// Whether there is work to do between frames.
     pub fn working(&self) -> bool {
-        self.seeking_end
+        self.seeking_end || self.search.as_ref().is_some_and(Search::scanning)
+    }
+
+    /// Scans for the search's matches for a slice of time, replaying
+    /// further as it needs, and makes the jump it waits for once found.
+    fn search_a_slice(&mut self) {
+        let (Some(search), replay) = (&mut self.search, &mut self.replay) else {
+            return;
+        };
+        let started = Instant::now();
+        while search.scanning() && started.elapsed() < SLICE {
+            if search.caught_up(replay.steps().len()) {
+                for _ in 0..256 {
+                    if !replay.advance() {
+                        break;
+                    }
+                }
+            }
+            search.scan(&replay.view(), replay.is_complete(), 1024);
+        }
+        self.take_search_jump();
+    }
+
+    /// Goes where the search was asked to, if it knows where yet.
+    fn take_search_jump(&mut self) {
+        if let Some(step) = self.search.as_mut().and_then(Search::take_jump) {
+            self.move_to(step);
+        }
+    }
+
+    /// `n` and `N`: the next or previous match; without a search, the next
+    /// or previous turn.
+    fn next_match(&mut self, forward: bool) {
+        match &mut self.search {
+            Some(search) => {
+                search.want(forward, self.cursor);
+                self.take_search_jump();
+            }
+            None => update(
+                self,
+                if forward {
+                    Action::NextTurn
+                } else {
+                    Action::PrevTurn
+                },
+            ),
+        }
     }
 
     /// Goes to the last step: at once when it is known, else by replaying
@@ -312,6 +367,9 @@ impl<'a> App<'a> {
         let place = (old.turn, old.event.phase());
         let was_at_end = self.at_end();
         change(self);
+        if let Some(search) = &mut self.search {
+            search.restart();
+        }
         let same = self.replay.reach(self.cursor) && {
             let now = &self.replay.steps()[self.cursor];
             (now.turn, now.event.phase()) == place
@@ -345,6 +403,9 @@ impl<'a> App<'a> {
         };
         self.replay = self.transcript().replay_lazily(config, self.lang);
         self.seeking_end = false;
+        if let Some(search) = &mut self.search {
+            search.restart();
+        }
         self.cursor = 0;
         self.scroll_back = 0;
         self.detail_scroll = 0;
@@ -413,6 +474,23 @@ pub fn update(app: &mut App, action: Action) {
             }
             _ => app.seeking_end = false,
         }
+    }
+    if let Some(typed) = &mut app.search_prompt {
+        match action {
+            Action::Type(c) => typed.push(c),
+            Action::Erase => {
+                typed.pop();
+            }
+            Action::Submit => {
+                app.search = Query::new(typed).map(|query| Search::new(query, app.cursor));
+                app.search_prompt = None;
+                app.playing = false;
+            }
+            Action::Back => app.search_prompt = None,
+            Action::Quit => app.should_quit = true,
+            _ => {}
+        }
+        return;
     }
     if let Some(typed) = &mut app.step_prompt {
         match action {
@@ -490,6 +568,8 @@ pub fn update(app: &mut App, action: Action) {
             | Action::PrevRun
             | Action::Digit(_)
             | Action::Click(..)
+            | Action::NextMatch
+            | Action::PrevMatch
     );
     if moves {
         app.playing = false;
@@ -547,6 +627,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::Digit(0) => {}
         Action::Digit(run) => app.open_run(usize::from(run) - 1),
         Action::GoToStep => app.step_prompt = Some(String::new()),
+        Action::Search => app.search_prompt = Some(String::new()),
+        Action::NextMatch => app.next_match(true),
+        Action::PrevMatch => app.next_match(false),
+        // Text typed outside a prompt: nothing to type into.
+        Action::Type(_) | Action::Erase | Action::Submit => {}
+        Action::Back if app.search.is_some() => app.search = None,
         Action::NextMistake => app.set_config(Config {
             mistake: Mistake::cycle(app.config().mistake),
             ..app.config()

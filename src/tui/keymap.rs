@@ -27,6 +27,17 @@ pub enum Action {
     Digit(u8),
     /// `:` — type a step number to jump to, Enter to go.
     GoToStep,
+    /// `/` — type a text to find, Enter to go to its first match.
+    Search,
+    /// The next or previous match of the search (`n`, `N`); without one,
+    /// the next or previous turn.
+    NextMatch,
+    PrevMatch,
+    /// A character typed into a prompt, the last one taken back, and
+    /// Enter (not keys of their own: typing maps keys to these).
+    Type(char),
+    Erase,
+    Submit,
     ToggleCheck,
     /// Make the next of the common mistakes (after the last: the correct loop).
     NextMistake,
@@ -154,13 +165,20 @@ pub const BINDINGS: &[Binding] = &[
     ),
     in_footer(
         pair(
-            &[ch('n'), ch(']')],
-            Action::NextTurn,
-            &[ch('p'), ch('[')],
-            Action::PrevTurn,
-            Say::key_turn,
+            &[ch('n')],
+            Action::NextMatch,
+            &[ch('N')],
+            Action::PrevMatch,
+            Say::key_match,
         ),
         Say::footer_turn,
+    ),
+    pair(
+        &[ch(']')],
+        Action::NextTurn,
+        &[ch('['), ch('p')],
+        Action::PrevTurn,
+        Say::key_turn,
     ),
     pair(
         &[ch('g'), key(KeyCode::Home)],
@@ -217,6 +235,7 @@ pub const BINDINGS: &[Binding] = &[
         Say::key_detail_scroll,
     ),
     one(&[ch(':')], Action::GoToStep, Say::key_go_to_step),
+    one(&[ch('/')], Action::Search, Say::key_search),
     one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
     pair(
         &[ch('>')],
@@ -255,6 +274,23 @@ pub fn action_for_mouse(event: MouseEvent) -> Option<Action> {
         MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(event.column, event.row)),
         MouseEventKind::ScrollUp => Some(Action::ScrollUp),
         MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+        _ => None,
+    }
+}
+
+/// The action for a key typed into a prompt: characters are text there,
+/// not commands.
+pub fn typed(event: KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+    match event.code {
+        KeyCode::Char('c') if ctrl => Some(Action::Quit),
+        KeyCode::Char(c) if !ctrl => Some(Action::Type(c)),
+        KeyCode::Backspace => Some(Action::Erase),
+        KeyCode::Enter => Some(Action::Submit),
+        KeyCode::Esc => Some(Action::Back),
         _ => None,
     }
 }
@@ -377,6 +413,13 @@ mod tests {
         }
         assert_eq!(press(KeyCode::Char(']'), none), Some(Action::NextTurn));
         assert_eq!(press(KeyCode::Char('['), none), Some(Action::PrevTurn));
+        assert_eq!(press(KeyCode::Char('p'), none), Some(Action::PrevTurn));
+        assert_eq!(press(KeyCode::Char('/'), none), Some(Action::Search));
+        assert_eq!(press(KeyCode::Char('n'), none), Some(Action::NextMatch));
+        assert_eq!(
+            press(KeyCode::Char('N'), KeyModifiers::SHIFT),
+            Some(Action::PrevMatch)
+        );
         assert_eq!(
             press(KeyCode::Char('G'), KeyModifiers::SHIFT),
             Some(Action::End)
@@ -417,7 +460,7 @@ mod tests {
             footer,
             [
                 "→/← step",
-                "n/p turn",
+                "n/N turn",
                 "+/- max_turns",
                 "Tab run",
                 "m/M mistake",

@@ -8,6 +8,7 @@ pub mod handout;
 pub mod keymap;
 pub mod loading;
 pub mod quiz;
+pub mod search;
 pub mod theme;
 pub mod view;
 
@@ -107,6 +108,7 @@ where
             return Ok(());
         };
         let action = match event {
+            TermEvent::Key(key) if app.search_prompt.is_some() => keymap::typed(key),
             TermEvent::Key(key) => action_for(key),
             TermEvent::Resize(width, height) => Some(Action::Resize(width, height)),
             TermEvent::Mouse(mouse) => action_for_mouse(mouse),

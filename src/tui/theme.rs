@@ -68,6 +68,12 @@ pub fn exit(phase: Phase) -> Style {
     }
 }
 
+/// Where the search's text shows.
+pub const SEARCH_MATCH: Style = Style::new()
+    .fg(Color::Black)
+    .bg(Color::Yellow)
+    .add_modifier(Modifier::BOLD);
+
 /// A course author's remark for the class.
 pub const REMARK: Style = Style::new().fg(Color::Cyan).add_modifier(Modifier::ITALIC);
 

@@ -1,6 +1,7 @@
 //! Small builders for transcripts used across the integration tests.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod generated;
 pub mod screen;
 
 use loopstep::engine::{Event, ToolOutput, Trace};

@@ -7,6 +7,7 @@ mod detail;
 mod diagram;
 mod growth;
 mod help;
+mod highlight;
 mod messages;
 mod progress;
 mod timeline;
@@ -175,6 +176,31 @@ pub fn loading(frame: &mut Frame, say: Say, what: &str, stage: Stage) {
     frame.render_widget(centred(say.loading_keys()).style(theme::LABEL), keys);
 }
 
+/// The bottom line: a prompt being typed, else the quiz's or the search's
+/// state, else the keys.
+fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
+    let say = app.say();
+    let (text, style) = if let Some(typed) = &app.step_prompt {
+        (say.go_to_prompt(typed), theme::KEY)
+    } else if let Some(typed) = &app.search_prompt {
+        (say.search_prompt(typed), theme::KEY)
+    } else if let Some(quiz) = &app.quiz {
+        let last = quiz.last.map(|(right, _)| right);
+        (
+            say.quiz_status(quiz.right, quiz.asked, last),
+            theme::PLAYING,
+        )
+    } else if let Some(search) = &app.search {
+        let tally = search.tally(app.cursor());
+        (say.search_status(search.query().text(), tally), theme::KEY)
+    } else {
+        let playing = app.playing.then(|| app.speed());
+        return help::render_footer(frame, area, say, playing);
+    };
+    let text = one_line(&text, usize::from(area.width).saturating_sub(1));
+    frame.render_widget(Line::styled(format!(" {text}"), style), area);
+}
+
 pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     let say = app.say();
     let area = frame.area();
@@ -217,27 +243,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
         }
         None => caption::render(frame, areas.caption, app),
     }
-    match &app.step_prompt {
-        Some(typed) => frame.render_widget(
-            Line::styled(format!(" {}", say.go_to_prompt(typed)), theme::KEY),
-            areas.footer,
-        ),
-        None => match &app.quiz {
-            Some(quiz) => frame.render_widget(
-                Line::styled(
-                    format!(
-                        " {}",
-                        say.quiz_status(quiz.right, quiz.asked, quiz.last.map(|(right, _)| right))
-                    ),
-                    theme::PLAYING,
-                ),
-                areas.footer,
-            ),
-            None => {
-                let playing = app.playing.then(|| app.speed());
-                help::render_footer(frame, areas.footer, say, playing);
-            }
-        },
+    render_footer(frame, areas.footer, app);
+    if let Some(search) = &app.search {
+        for area in [Some(areas.messages), areas.detail].into_iter().flatten() {
+            highlight::matches(frame.buffer_mut(), area, search.query());
+        }
     }
     let help = if app.show_help {
         help::render_overlay(frame, area, app.say(), app.help_scroll)

@@ -1,6 +1,7 @@
-//! Large inputs for the benchmarks, generated in memory (never committed).
+//! Large inputs for the benchmarks and the tests of long runs, generated
+//! in memory (never committed). The benchmarks take this file by path.
 
-#![allow(dead_code)] // each benchmark uses its own subset
+#![allow(dead_code)] // each user takes its own subset
 
 use serde_json::json;
 
