@@ -34,7 +34,9 @@ fn big() -> &'static [Localized] {
 fn search_to_the_end(query: &str) -> usize {
     let mut app = App::new(big(), 0, Settings::default());
     update(&mut app, Action::Search);
-    query.chars().for_each(|c| update(&mut app, Action::Type(c)));
+    query
+        .chars()
+        .for_each(|c| update(&mut app, Action::Type(c)));
     update(&mut app, Action::Submit);
     while app.working() {
         app.work();

@@ -199,6 +199,19 @@ fn pad(text: &str, columns: usize) -> String {
     format!("{text}{}", " ".repeat(room))
 }
 
+/// The steps that go wrong: each one's number, turn and phase.
+fn errors(trace: &Trace) -> Vec<Value> {
+    trace
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.event.goes_wrong())
+        .map(|(index, step)| {
+            json!({"step": index + 1, "turn": step.turn, "phase": step.event.phase().as_str()})
+        })
+        .collect()
+}
+
 fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     let verification = transcript.verify(trace.view());
     let dialect = trace.config.dialect;
@@ -224,6 +237,9 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
         "tools_run": trace.tool_calls(),
         "goal_check": verification_label(&verification),
         "mistake_shown": trace.config.mistake.map(|_| trace.mistake_shown),
+        // Where the run went wrong, first: the steps to read (1-based, as
+        // the screen and `--step` count them).
+        "errors": errors(trace),
         "steps": steps,
         // The run's own messages, from its question on: the history before
         // it is shared by every run of a log and would repeat in each.

@@ -135,3 +135,32 @@ fn the_characters_of_each_prefix_are_counted_as_the_replay_grows() {
         .collect();
     assert_eq!(kept, counted);
 }
+
+#[test]
+fn the_steps_that_go_wrong_are_counted_under_every_budget() {
+    for name in BUILTIN_NAMES {
+        let t = builtin(name).unwrap().unwrap();
+        for config in configs(&t) {
+            // One replay whose budget goes down then up, as `-` and `+` move it.
+            let mut lazy = t.replay_lazily(config, Lang::En);
+            let budgets: Vec<u32> = budgets(&t, config)
+                .rev()
+                .chain(budgets(&t, config))
+                .collect();
+            for max_turns in budgets {
+                let config = Config {
+                    max_turns: turns(max_turns),
+                    ..config
+                };
+                lazy.set_max_turns(config.max_turns);
+                while lazy.advance() {}
+                let fresh = t.replay(config);
+                let wrong: Vec<usize> = (0..fresh.steps.len())
+                    .filter(|&i| fresh.steps[i].event.goes_wrong())
+                    .collect();
+                let what = format!("{name} under {config:?}");
+                assert_eq!(lazy.wrong_count(), wrong.len(), "{what}");
+            }
+        }
+    }
+}

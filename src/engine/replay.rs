@@ -35,6 +35,9 @@ pub struct Replay<'a, M, T> {
     shown_at: Option<usize>,
     /// Characters in the first n messages of the conversation so far.
     chars: Vec<usize>,
+    /// The steps in `steps` where something goes wrong, in order: kept as
+    /// the replay grows, so that counting them costs nothing per frame.
+    wrong: Vec<usize>,
 }
 
 impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
@@ -50,6 +53,7 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
             finished: false,
             shown_at: None,
             chars: vec![0],
+            wrong: Vec::new(),
         }
     }
 
@@ -96,6 +100,9 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
             self.shown_at = Some(self.steps.len());
         }
         let over_budget = cuts(self.config) && step.turn >= self.config.max_turns.get();
+        if step.event.goes_wrong() {
+            self.wrong.push(self.steps.len());
+        }
         self.steps.push(step);
         self.count_chars();
         if over_budget {
@@ -157,6 +164,17 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
         self.finished = false;
         self.shown_at = None;
         self.chars = vec![0];
+        self.wrong.clear();
+    }
+
+    /// How many of the known steps go wrong.
+    pub fn wrong_count(&self) -> usize {
+        match &self.cut {
+            // The budget's exit at the cut goes wrong; what it stands for
+            // and what follows are not in the run.
+            Some((at, _)) => self.wrong.partition_point(|&i| i < *at) + 1,
+            None => self.wrong.len(),
+        }
     }
 
     /// Puts the budget's exit where the step at `at` was: the first step of

@@ -196,6 +196,27 @@ impl Phase {
 }
 
 impl Event {
+    /// Whether this is a step where something went wrong, which a reader
+    /// looking for the trouble in a run wants first: a tool that failed, a
+    /// request that broke an API rule (refused, or noted on a recording),
+    /// a goal check that pushed back, or an end that is no answer.
+    pub fn goes_wrong(&self) -> bool {
+        match self {
+            Event::Call { tolerated, .. } => tolerated.is_some(),
+            Event::Dispatch { output, .. } => output.is_error,
+            Event::GoalCheck { passed, .. } => !passed,
+            Event::BudgetExhausted { .. }
+            | Event::Stopped(_)
+            | Event::RecordingEnded
+            | Event::Rejected { .. } => true,
+            Event::Start
+            | Event::Check { .. }
+            | Event::Append { .. }
+            | Event::Inserted { .. }
+            | Event::Answer { .. } => false,
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         match self {
             Event::Start => Phase::Start,

@@ -329,6 +329,35 @@ impl Say {
         )
     }
 
+    pub fn key_call(self) -> &'static str {
+        self.pick("next / previous model call", "下一次 / 上一次模型调用")
+    }
+
+    pub fn key_tool(self) -> &'static str {
+        self.pick("next / previous tool call", "下一次 / 上一次工具调用")
+    }
+
+    pub fn key_prompt(self) -> &'static str {
+        self.pick("next / previous user prompt", "下一条 / 上一条用户提示")
+    }
+
+    pub fn key_wrong(self) -> &'static str {
+        self.pick(
+            "next error: a failed tool, a broken rule, an end that is no answer",
+            "下一处出错：工具失败、违反规则、不是回答的结束",
+        )
+    }
+
+    /// In the title bar: how many steps go wrong (`more`: the run is not
+    /// replayed to its end yet), and the key that goes to them.
+    pub fn wrong_count(self, count: usize, more: bool) -> String {
+        let more = if more { "+" } else { "" };
+        match self.lang {
+            Lang::En => format!("{count}{more} error{} (!)", plural(count)),
+            Lang::Zh => format!("{count}{more} 处出错（!）"),
+        }
+    }
+
     pub fn key_theme(self) -> &'static str {
         self.pick(
             "colours: dark / light / high contrast",

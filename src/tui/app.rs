@@ -327,6 +327,79 @@ impl<'a> App<'a> {
         self.take_search_jump();
     }
 
+    /// How many steps of the run go wrong, and whether more may come (the
+    /// run is not replayed to its end yet).
+    pub fn wrong_count(&self) -> (usize, bool) {
+        (self.replay.wrong_count(), !self.replay.is_complete())
+    }
+
+    /// Goes to the next step after the cursor (or the last before it) that
+    /// `pick` picks, replaying further as it needs; with `wrap`, on from
+    /// the other end of the run. Stays when there is none.
+    fn jump(&mut self, forward: bool, wrap: bool, pick: fn(&Event) -> bool) {
+        let mut found = if forward {
+            self.first_from(self.cursor + 1, pick)
+        } else {
+            self.replay.steps()[..self.cursor]
+                .iter()
+                .rposition(|s| pick(&s.event))
+        };
+        if found.is_none() && wrap {
+            found = if forward {
+                self.first_from(0, pick)
+            } else {
+                self.seek_end_now();
+                self.replay.steps().iter().rposition(|s| pick(&s.event))
+            };
+        }
+        if let Some(index) = found {
+            self.move_to(index);
+        }
+    }
+
+    /// `u` and `U`: the next or previous user prompt. A log of several
+    /// prompts opens as a run a prompt, each continuing the one before:
+    /// past this run's prompts, the next (or previous) such run.
+    fn next_prompt(&mut self, forward: bool) {
+        let before = self.cursor;
+        self.jump(forward, false, is_prompt);
+        if self.cursor != before {
+            return;
+        }
+        let (this, other) = match forward {
+            true => (self.current, self.current + 1),
+            false => (self.current.wrapping_sub(1), self.current),
+        };
+        if other < self.runs.len()
+            && this < self.runs.len()
+            && continues(&self.runs[this], &self.runs[other])
+        {
+            self.open_run(if forward { other } else { this });
+        }
+    }
+
+    /// The first step at or after `from` that `pick` picks.
+    fn first_from(&mut self, from: usize, pick: fn(&Event) -> bool) -> Option<usize> {
+        let mut from = from;
+        loop {
+            let steps = self.replay.steps();
+            let known = steps.len();
+            if let Some(i) = steps[from.min(known)..].iter().position(|s| pick(&s.event)) {
+                return Some(from.min(known) + i);
+            }
+            from = known;
+            self.replay.reach(known + LOOKAHEAD);
+            if self.replay.steps().len() == known {
+                return None;
+            }
+        }
+    }
+
+    /// Replays to the end of the run at once.
+    fn seek_end_now(&mut self) {
+        while self.replay.advance() {}
+    }
+
     /// Goes where the search was asked to, if it knows where yet.
     fn take_search_jump(&mut self) {
         if let Some(step) = self.search.as_mut().and_then(Search::take_jump) {
@@ -434,6 +507,20 @@ impl<'a> App<'a> {
         self.detail_scroll = 0;
         self.look_ahead();
     }
+}
+
+/// Where a user's words enter the conversation: the question, and the
+/// prompts a multi-prompt log adds between calls.
+fn is_prompt(event: &Event) -> bool {
+    matches!(event, Event::Start | Event::Inserted { .. })
+}
+
+/// Whether run `later` takes up where `earlier` left off: its history
+/// begins with the conversation `earlier` opened with.
+fn continues(earlier: &Localized, later: &Localized) -> bool {
+    let (earlier, later) = (earlier.get(Lang::En), later.get(Lang::En));
+    let history = later.history.messages();
+    !history.is_empty() && history.starts_with(&earlier.opening()[..1])
 }
 
 /// Rows one PageUp / PageDown moves the detail pane.
@@ -570,6 +657,13 @@ pub fn update(app: &mut App, action: Action) {
             | Action::Click(..)
             | Action::NextMatch
             | Action::PrevMatch
+            | Action::NextCall
+            | Action::PrevCall
+            | Action::NextTool
+            | Action::PrevTool
+            | Action::NextPrompt
+            | Action::PrevPrompt
+            | Action::NextWrong
     );
     if moves {
         app.playing = false;
@@ -628,6 +722,13 @@ pub fn update(app: &mut App, action: Action) {
         Action::Digit(run) => app.open_run(usize::from(run) - 1),
         Action::GoToStep => app.step_prompt = Some(String::new()),
         Action::Search => app.search_prompt = Some(String::new()),
+        Action::NextCall => app.jump(true, false, |e| matches!(e, Event::Call { .. })),
+        Action::PrevCall => app.jump(false, false, |e| matches!(e, Event::Call { .. })),
+        Action::NextTool => app.jump(true, false, |e| matches!(e, Event::Dispatch { .. })),
+        Action::PrevTool => app.jump(false, false, |e| matches!(e, Event::Dispatch { .. })),
+        Action::NextPrompt => app.next_prompt(true),
+        Action::PrevPrompt => app.next_prompt(false),
+        Action::NextWrong => app.jump(true, true, Event::goes_wrong),
         Action::NextMatch => app.next_match(true),
         Action::PrevMatch => app.next_match(false),
         // Text typed outside a prompt: nothing to type into.

@@ -29,6 +29,15 @@ pub enum Action {
     GoToStep,
     /// `/` — type a text to find, Enter to go to its first match.
     Search,
+    /// The next or previous model call, tool call, user prompt.
+    NextCall,
+    PrevCall,
+    NextTool,
+    PrevTool,
+    NextPrompt,
+    PrevPrompt,
+    /// The next step where something goes wrong, round to the first.
+    NextWrong,
     /// The next or previous match of the search (`n`, `N`); without one,
     /// the next or previous turn.
     NextMatch,
@@ -236,6 +245,28 @@ pub const BINDINGS: &[Binding] = &[
     ),
     one(&[ch(':')], Action::GoToStep, Say::key_go_to_step),
     one(&[ch('/')], Action::Search, Say::key_search),
+    pair(
+        &[ch('}')],
+        Action::NextCall,
+        &[ch('{')],
+        Action::PrevCall,
+        Say::key_call,
+    ),
+    pair(
+        &[ch('d')],
+        Action::NextTool,
+        &[ch('D')],
+        Action::PrevTool,
+        Say::key_tool,
+    ),
+    pair(
+        &[ch('u')],
+        Action::NextPrompt,
+        &[ch('U')],
+        Action::PrevPrompt,
+        Say::key_prompt,
+    ),
+    one(&[ch('!')], Action::NextWrong, Say::key_wrong),
     one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
     pair(
         &[ch('>')],

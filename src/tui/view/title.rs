@@ -20,14 +20,17 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
             say.mistake_banner(say.mistake_name(mistake)),
             (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
         ),
-        None => (
-            format!(
+        None => {
+            let mut right = format!(
                 " {} · {} ",
                 say.run_position(index, count),
                 say.check_label(app.config().check)
-            ),
-            (theme::TITLE_BAR, theme::TITLE_BAR),
-        ),
+            );
+            if let (wrong @ 1.., more) = app.wrong_count() {
+                right += &format!("· {} ", say.wrong_count(wrong, more));
+            }
+            (right, (theme::TITLE_BAR, theme::TITLE_BAR))
+        }
     };
     two_sided(frame, area, label, title, right, styles);
 }
@@ -62,8 +65,9 @@ fn two_sided(
     right: String,
     (left_style, right_style): (Style, Style),
 ) {
-    // By display width: Chinese takes two columns a character.
-    let right = one_line(&right, usize::from(area.width / 2));
+    // By display width: Chinese takes two columns a character. The right
+    // part (run, check, errors) may take three fifths.
+    let right = one_line(&right, usize::from(area.width * 3 / 5));
     let right_width = width(&right) as u16;
     let [left_area, right_area] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(right_width)]).areas(area);
