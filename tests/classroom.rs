@@ -149,11 +149,12 @@ fn x_shows_what_each_call_sends_growing_call_by_call() {
     for bar in ["#1", "#2", "#3"] {
         assert!(text.contains(bar), "{bar} in {text}");
     }
+    assert!(text.contains("call #3: 5 messages, 538 chars"), "{text}");
+    let large = drive(&mut app, 120, 40, &[]).backend().to_string();
     assert!(
-        text.contains("call #3: all 5 messages, 538 chars"),
-        "{text}"
+        large.contains("3 calls so far: 881 chars ≈221 tokens"),
+        "{large}"
     );
-    assert!(text.contains("all 3 calls: 881 chars"), "{text}");
     let back = drive(&mut app, 80, 24, &["x"]).backend().to_string();
     assert!(!back.contains("what each call sends"));
 }
@@ -329,4 +330,57 @@ fn the_mouse_wheel_scrolls_messages() {
     assert_eq!(app.scroll_back, 1);
     drive_events(&mut app, vec![wheel(MouseEventKind::ScrollDown)]);
     assert_eq!(app.scroll_back, 0);
+}
+
+#[test]
+fn a_click_off_the_marks_changes_nothing() {
+    // Not during the autoplay…
+    let mut app = aurora();
+    let text = drive_events(&mut app, vec![]);
+    let (column, row) = first_mark(&text);
+    update(&mut app, Action::ToggleAutoplay);
+    update(&mut app, Action::Click(40, 5));
+    update(&mut app, Action::Click(column + 30, row));
+    assert!(app.playing && app.cursor() == 0);
+    update(&mut app, Action::Click(column + 2, row));
+    assert!(!app.playing && app.cursor() == 2, "a mark takes over");
+    // …nor while the class is asked.
+    let mut quiz = aurora();
+    drive(&mut quiz, 80, 24, &["Q", "Right", "Right"]);
+    assert!(quiz.quiz.as_ref().unwrap().asking.is_some());
+    drive_events(&mut quiz, vec![click(40, 5)]);
+    assert!(
+        quiz.quiz.as_ref().unwrap().asking.is_some(),
+        "the question stands"
+    );
+}
+
+#[test]
+fn reached_marks_are_bright_and_those_ahead_dim() {
+    let mut app = aurora();
+    let terminal = drive(&mut app, 80, 24, &["Right", "Right", "Right"]);
+    let text = terminal.backend().to_string();
+    let (column, row) = first_mark(&text);
+    let buffer = terminal.backend().buffer();
+    let (reached, ahead) = (buffer[(column + 1, row)].fg, buffer[(column + 5, row)].fg);
+    assert_ne!(reached, ahead);
+    assert_eq!(reached, app.theme.ink(ratatui::style::Color::Reset));
+}
+
+#[test]
+fn on_a_large_screen_the_timeline_stays_under_the_detail() {
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "always-search")
+        .unwrap();
+    let settings = Settings {
+        max_turns: std::num::NonZeroU32::new(1_000),
+        step: Some(500),
+        ..Settings::default()
+    };
+    let mut app = App::new(builtins(), index, settings);
+    let text = drive(&mut app, 200, 50, &[]).backend().to_string();
+    let row = text.lines().find(|l| l.contains(" steps ")).unwrap();
+    // The detail's corner, then the growth panel's border, untouched.
+    assert!(row.contains("┘└─"), "{row}");
 }

@@ -176,3 +176,52 @@ fn size_sets_the_recording_terminal() {
     let last = ends_as_the_screen_does(&cast, aurora(Lang::En, None));
     assert_eq!(last.len(), 40);
 }
+
+#[test]
+fn a_run_s_own_escape_sequences_reach_the_recording_only_as_visible_marks() {
+    let hostile = "answer \u{1b}]0;owned\u{7} \u{1b}[2J done";
+    let mut doc = common::search_doc(vec![common::says(hostile, "end_turn")], 3);
+    doc["title"] = hostile.into();
+    doc["question"] = hostile.into();
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile-cast.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let cast = Cast::parse(&exported(&[path.to_str().unwrap(), "--format", "cast"]));
+    let title = cast.header["title"].as_str().unwrap();
+    assert!(
+        !title.contains('\u{1b}') && title.contains("␛]0;owned␇"),
+        "{title}"
+    );
+    for (time, data) in &cast.events {
+        assert!(
+            !data.contains("\u{1b}]0;owned"),
+            "a title sequence at {time} s"
+        );
+        assert!(!data.contains('\u{7}'), "a bell at {time} s");
+    }
+    let last = cast.frames().pop().unwrap().join("\n");
+    assert!(last.contains("␛]0;owned␇"), "{last}");
+}
+
+#[test]
+fn a_run_too_long_to_watch_is_refused_with_a_way_out() {
+    let out = assert_cmd::Command::cargo_bin("loopstep")
+        .unwrap()
+        .args([
+            "export",
+            "always-search",
+            "--max-turns",
+            "5000",
+            "--format",
+            "cast",
+            "-o",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && out.stdout.is_empty());
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        error.contains("more than 2000 steps") && error.contains("--max-turns"),
+        "{error}"
+    );
+}

@@ -13,6 +13,7 @@ use crossterm::event::Event as TermEvent;
 use loopstep::dialect::Dialect;
 use loopstep::narrate::{Lang, Say};
 use loopstep::transcript::{Opening, Progress};
+use loopstep::tui::theme::Look;
 use loopstep::tui::{App, EventSource, Settings, Typed, run_app, wait_for_load};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -57,7 +58,7 @@ fn load_screen(
     let typed = wait_for_load(
         &mut terminal,
         progress,
-        (say, what),
+        (say, Look::default(), what),
         loaded,
         &mut typing(keys),
     );

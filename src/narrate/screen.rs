@@ -367,8 +367,8 @@ impl Say {
 
     pub fn key_growth(self) -> &'static str {
         self.pick(
-            "what each call sends / the step's detail",
-            "每次调用发送多少 / 本步详情",
+            "what each call sends: show / hide",
+            "每次调用发送多少：显示 / 隐藏",
         )
     }
 
@@ -384,10 +384,11 @@ impl Say {
         }
     }
 
-    /// The newest request and the totals so far. Tokens are estimated by
-    /// OpenAI's rule of thumb for English, about 4 characters a token
+    /// The newest request, and the total every call so far has sent, a
+    /// line each. Tokens are estimated by OpenAI's rule of thumb for
+    /// English, about 4 characters a token
     /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them).
-    pub fn growth_summary(self, request: &RequestSize) -> String {
+    pub fn growth_summary(self, request: &RequestSize) -> [String; 2] {
         let RequestSize {
             number,
             messages,
@@ -396,14 +397,20 @@ impl Say {
         } = *request;
         let (tokens, all_tokens) = (chars.div_ceil(4), total.div_ceil(4));
         match self.lang {
-            Lang::En => format!(
-                "call #{number}: all {messages} messages, {chars} chars ≈{tokens} tokens · \
-                 all {number} calls: {total} chars ≈{all_tokens} tokens"
-            ),
-            Lang::Zh => format!(
-                "第 {number} 次调用：全部 {messages} 条消息，{chars} 字符≈{tokens} token · \
-                 {number} 次调用共 {total} 字符≈{all_tokens} token"
-            ),
+            Lang::En => [
+                format!(
+                    "call #{number}: {messages} message{}, {chars} chars ≈{tokens} tokens",
+                    plural(messages)
+                ),
+                format!(
+                    "{number} call{} so far: {total} chars ≈{all_tokens} tokens",
+                    plural(number as usize)
+                ),
+            ],
+            Lang::Zh => [
+                format!("第 {number} 次调用：{messages} 条消息，{chars} 字符≈{tokens} token"),
+                format!("至今 {number} 次调用共 {total} 字符≈{all_tokens} token"),
+            ],
         }
     }
 

@@ -527,6 +527,15 @@ fn continues(earlier: &Localized, later: &Localized) -> bool {
 const DETAIL_PAGE: usize = 5;
 
 pub fn update(app: &mut App, action: Action) {
+    // A click that is not on a timeline mark does nothing at all: it must
+    // not stop the autoplay or take back a question.
+    let action = match action {
+        Action::Click(column, row) => match app.extents.timeline.step_at(column, row) {
+            Some(step) => Action::ClickedStep(step),
+            None => return,
+        },
+        other => other,
+    };
     if app.show_help {
         // The help is modal: it closes on its own keys, and quitting still works.
         match action {
@@ -654,7 +663,7 @@ pub fn update(app: &mut App, action: Action) {
             | Action::NextRun
             | Action::PrevRun
             | Action::Digit(_)
-            | Action::Click(..)
+            | Action::ClickedStep(_)
             | Action::NextMatch
             | Action::PrevMatch
             | Action::NextCall
@@ -763,11 +772,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::CycleTheme => app.theme = app.theme.next(),
         Action::ToggleExpand => app.expanded = !app.expanded,
         Action::ToggleGrowth => app.growth = Some(!app.extents.growth),
-        Action::Click(column, row) => {
-            if let Some(step) = app.extents.timeline.step_at(column, row) {
-                app.move_to(step);
-            }
-        }
+        Action::ClickedStep(step) => app.move_to(step),
+        // Read as a step above, or dropped.
+        Action::Click(..) => {}
         Action::ToggleQuiz => {
             app.quiz = match app.quiz {
                 Some(_) => None,

@@ -79,6 +79,8 @@ pub enum Action {
     Back,
     /// A mouse click at (column, row): on the timeline, goes to that step.
     Click(u16, u16),
+    /// A click read as the step whose mark it hit (`update` makes it).
+    ClickedStep(usize),
     /// The terminal changed size (not a key: it comes from the event loop).
     Resize(u16, u16),
     /// A frame was drawn, with these extents (not a key either).

@@ -12,6 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 
 use super::keymap::{Action, action_for};
+use super::theme::Look;
 use super::{EventSource, view};
 use crate::narrate::Say;
 use crate::transcript::Progress;
@@ -24,7 +25,7 @@ const REDRAW: Duration = Duration::from_millis(40);
 pub fn wait_for_load<B>(
     terminal: &mut Terminal<B>,
     progress: &Progress,
-    (say, what): (Say, &str),
+    (say, look, what): (Say, Look, &str),
     loaded: impl Fn() -> bool,
     events: &mut impl EventSource,
 ) -> anyhow::Result<Option<VecDeque<TermEvent>>>
@@ -34,7 +35,7 @@ where
 {
     let mut typed = VecDeque::new();
     while !loaded() {
-        terminal.draw(|frame| view::loading(frame, say, what, progress.stage()))?;
+        terminal.draw(|frame| view::loading(frame, (say, look), what, progress.stage()))?;
         if !events
             .poll(REDRAW)
             .context("could not read from the terminal")?

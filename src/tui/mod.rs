@@ -14,12 +14,13 @@ pub mod view;
 
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use crossterm::event::Event as TermEvent;
-use ratatui::Terminal;
+use crossterm::style::Print;
 use ratatui::backend::Backend;
+use ratatui::{DefaultTerminal, Terminal};
 
 use crate::dialect::Dialect;
 use crate::narrate::Say;
@@ -28,6 +29,7 @@ use crate::transcript::{Localized, Progress};
 pub use app::{App, Settings, update};
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
+use theme::Look;
 
 /// Where terminal events come from.
 pub trait EventSource {
@@ -77,6 +79,9 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
+    // When the next autoplay tick is due, and for which step and speed: an
+    // event that changes neither (a key that does nothing) leaves it be.
+    let mut tick: Option<(Instant, (usize, &str))> = None;
     loop {
         let mut extents = view::Extents::default();
         terminal.draw(|frame| extents = view::draw(frame, app))?;
@@ -91,14 +96,25 @@ where
             app.work();
             continue;
         }
-        // Playing by itself: a tick when no key comes within the phase's time.
-        if let Some(interval) = app.autoplay_interval()
-            && !events
-                .poll(interval)
-                .context("could not read from the terminal")?
-        {
-            update(app, Action::Tick);
-            continue;
+        // Playing by itself: a tick when no key comes by the time it is due.
+        match app.autoplay_interval() {
+            Some(interval) => {
+                let now = Instant::now();
+                let playing = (app.cursor(), app.speed());
+                let due = match tick {
+                    Some((due, at)) if at == playing => due,
+                    _ => now + interval,
+                };
+                tick = Some((due, playing));
+                if !events
+                    .poll(due.saturating_duration_since(now))
+                    .context("could not read from the terminal")?
+                {
+                    update(app, Action::Tick);
+                    continue;
+                }
+            }
+            None => tick = None,
         }
         // Every event, a resize included, is followed by a redraw at the top.
         let Some(event) = events
@@ -143,16 +159,16 @@ pub fn play<E: Send + 'static>(
         let progress = Arc::clone(&progress);
         move || load(&progress)
     });
-    // try_init installs a panic hook that restores the terminal first.
-    let mut terminal = ratatui::try_init().context("could not set up the terminal")?;
-    if settings.mouse {
-        capture_mouse().context("could not turn on the mouse")?;
-    }
+    let mut taken = TakenTerminal::take(settings.mouse)?;
     let say = Say::new(settings.lang, Dialect::default());
-    let result = wait_for_load(
-        &mut terminal,
+    let look = Look {
+        theme: settings.theme,
+        monochrome: settings.monochrome,
+    };
+    wait_for_load(
+        &mut taken.terminal,
         &progress,
-        (say, what),
+        (say, look, what),
         || loader.is_finished(),
         &mut TerminalEvents,
     )
@@ -171,24 +187,57 @@ pub fn play<E: Send + 'static>(
             keys,
             then: TerminalEvents,
         };
-        run_app(&mut terminal, &mut app, &mut events).map(Ok)
-    });
-    if settings.mouse {
-        release_mouse();
-    }
-    ratatui::restore();
-    result
+        run_app(&mut taken.terminal, &mut app, &mut events).map(Ok)
+    })
 }
 
-/// Asks the terminal to report the mouse (a click on the timeline), and
-/// makes a panic hand it back along with the rest of the terminal.
+/// The terminal, taken over: raw mode, the alternate screen and, when
+/// asked, the mouse. Dropping it gives all of it back, whichever way the
+/// screen ends: a return, an error, a panic unwinding.
+struct TakenTerminal {
+    terminal: DefaultTerminal,
+    mouse: bool,
+}
+
+impl TakenTerminal {
+    fn take(mouse: bool) -> anyhow::Result<TakenTerminal> {
+        // try_init installs a panic hook that restores the terminal first.
+        let terminal = ratatui::try_init().context("could not set up the terminal")?;
+        let mut taken = TakenTerminal {
+            terminal,
+            mouse: false,
+        };
+        if mouse {
+            capture_mouse().context("could not turn on the mouse")?;
+            taken.mouse = true;
+        }
+        Ok(taken)
+    }
+}
+
+impl Drop for TakenTerminal {
+    fn drop(&mut self) {
+        if self.mouse {
+            release_mouse();
+        }
+        ratatui::restore();
+    }
+}
+
+/// Asks the terminal to report mouse clicks and the wheel (the timeline
+/// takes clicks), and makes a panic hand the mouse back along with the
+/// rest of the terminal. Only presses, never motion: a mouse moved while
+/// the run plays by itself must not wake the screen. 1000 is "normal"
+/// tracking, 1006 its SGR coordinates (any column, not just the first 223),
+/// in xterm's control sequences:
+/// https://invisible-island.net/xterm/ctlseqs/ctlseqs.html#h2-Mouse-Tracking
 fn capture_mouse() -> io::Result<()> {
     let restore_the_rest = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         release_mouse();
         restore_the_rest(info);
     }));
-    crossterm::execute!(io::stdout(), crossterm::event::EnableMouseCapture)
+    crossterm::execute!(io::stdout(), Print("\x1b[?1000h\x1b[?1006h"))
 }
 
 /// Gives the mouse back to the terminal, for selecting text. Best effort:

@@ -90,6 +90,24 @@ pub fn monochrome(buffer: &mut Buffer) {
     }
 }
 
+/// How a drawn frame is coloured: in a theme, or with no colour at all
+/// (`NO_COLOR`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Look {
+    pub theme: Theme,
+    pub monochrome: bool,
+}
+
+impl Look {
+    pub fn apply(self, buffer: &mut Buffer) {
+        if self.monochrome {
+            monochrome(buffer);
+        } else {
+            self.theme.paint(buffer);
+        }
+    }
+}
+
 /// How the screen looks: `--theme`, and `t` cycles.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Theme {

@@ -90,6 +90,14 @@ pub fn cast(app: &mut App, size: ScreenSize) -> io::Result<String> {
         if failed.is_some() {
             return;
         }
+        if shown == MOST_FRAMES {
+            failed = Some(io::Error::other(format!(
+                "the run has more than {MOST_FRAMES} steps, which would play for over {} \
+                 minutes: record part of it with --max-turns",
+                MOST_FRAMES as u64 * PHASE.as_millis() as u64 / 60_000
+            )));
+            return;
+        }
         match frame(&mut screen, app) {
             Ok(data) => {
                 let time = PHASE.as_secs_f64() * f64::from(shown);
@@ -105,6 +113,10 @@ pub fn cast(app: &mut App, size: ScreenSize) -> io::Result<String> {
     out += &format!("{}\n", json!([end, "o", ""]));
     failed.map_or(Ok(out), Err)
 }
+
+/// Steps a recording holds at most: 50 minutes of playing, and some tens
+/// of megabytes. A course page embeds a lesson, not a 10,000-turn log.
+const MOST_FRAMES: u32 = 2_000;
 
 /// Phases the last frame is held for.
 const HOLD_PHASES: u32 = 2;

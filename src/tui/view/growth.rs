@@ -5,7 +5,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block as Panel};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block as Panel, Paragraph};
 
 use crate::engine::{Event, RequestSize};
 use crate::text::one_line;
@@ -53,17 +53,24 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, beside: bool) {
         ));
     let inner = panel.inner(area);
     frame.render_widget(panel, area);
+    // Two lines of figures (the newest call, all calls so far) where the
+    // chart keeps room to grow; one, the newest, on the smallest screens.
+    let summary_rows = if inner.height >= 6 { 2 } else { 1 };
     let [summary, chart] =
-        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+        Layout::vertical([Constraint::Length(summary_rows), Constraint::Fill(1)]).areas(inner);
     // The newest calls that fit.
     let room = usize::from((chart.width + GAP) / (BAR + GAP)).max(1);
     let shown = newest_requests(app, room);
-    let line = match shown.last() {
-        Some(last) => say.growth_summary(last),
-        None => say.growth_nothing_sent().to_owned(),
+    let lines = match shown.last() {
+        Some(last) => say.growth_summary(last).to_vec(),
+        None => vec![say.growth_nothing_sent().to_owned()],
     };
     let width = usize::from(summary.width);
-    frame.render_widget(Line::styled(one_line(&line, width), theme::TEXT), summary);
+    let lines: Vec<Line> = lines
+        .iter()
+        .map(|line| Line::styled(one_line(line, width), theme::TEXT))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), summary);
     let bars: Vec<Bar> = shown
         .iter()
         .map(|r| {

@@ -21,7 +21,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::app::App;
-use super::theme;
+use super::theme::{self, Look};
 use crate::narrate::Say;
 use crate::text::one_line;
 use crate::transcript::Stage;
@@ -111,11 +111,14 @@ fn areas(area: Rect, diagram_width: u16, growth: Option<bool>) -> Option<Areas> 
             (Some(detail), Some(growth))
         }
     };
+    // Along the bottom border of the detail (of what each call sends when
+    // that has the whole row).
+    let under = detail.unwrap_or(lower);
     let timeline = Rect {
-        x: lower.x + 1,
-        y: lower.bottom().saturating_sub(1),
-        width: lower.width.saturating_sub(2),
-        height: lower.height.min(1),
+        x: under.x + 1,
+        y: under.bottom().saturating_sub(1),
+        width: under.width.saturating_sub(2),
+        height: under.height.min(1),
     };
     Some(Areas {
         title,
@@ -150,7 +153,7 @@ pub struct Extents {
 }
 
 /// The first frame, while a file loads: what is opened and how far.
-pub fn loading(frame: &mut Frame, say: Say, what: &str, stage: Stage) {
+pub fn loading(frame: &mut Frame, (say, look): (Say, Look), what: &str, stage: Stage) {
     let area = frame.area();
     let middle = Rect {
         y: area.height.saturating_sub(4) / 2,
@@ -174,6 +177,7 @@ pub fn loading(frame: &mut Frame, say: Say, what: &str, stage: Stage) {
     };
     progress::render(frame, gauge, label, ratio);
     frame.render_widget(centred(say.loading_keys()).style(theme::LABEL), keys);
+    look.apply(frame.buffer_mut());
 }
 
 /// The bottom line: a prompt being typed, else the quiz's or the search's
@@ -202,6 +206,17 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 pub fn draw(frame: &mut Frame, app: &App) -> Extents {
+    let extents = draw_panels(frame, app);
+    let look = Look {
+        theme: app.theme,
+        monochrome: app.monochrome,
+    };
+    look.apply(frame.buffer_mut());
+    extents
+}
+
+/// Every panel, in the view's named colours; the help over them when open.
+fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
     let say = app.say();
     let area = frame.area();
     let Some(areas) = areas(area, diagram::width(app.say()), app.growth) else {
@@ -254,11 +269,6 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
     } else {
         0
     };
-    if app.monochrome {
-        theme::monochrome(frame.buffer_mut());
-    } else {
-        app.theme.paint(frame.buffer_mut());
-    }
     Extents {
         detail,
         messages,

@@ -11,7 +11,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use crate::engine::{Phase, Step};
@@ -45,12 +45,15 @@ fn first_shown(cursor: usize, known: usize, room: usize) -> usize {
         .min(known.saturating_sub(room))
 }
 
+/// A step's mark, as it shows once reached. The marks sit on a border:
+/// their colour is set, or they would take the border's grey.
 fn mark(step: &Step) -> (&'static str, Style) {
     let phase = step.event.phase();
+    let reached = Style::new().fg(Color::Reset);
     match phase {
         _ if phase.is_exit() => ("■", theme::exit(phase)),
-        Phase::Call => ("┃", theme::TEXT),
-        _ => ("•", theme::TEXT),
+        Phase::Call => ("┃", reached),
+        _ => ("•", reached),
     }
 }
 
@@ -59,27 +62,28 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> Marks {
     let label = format!(" {} ", say.timeline_label());
     let label_width = crate::text::width(&label) as u16;
     let steps = &app.trace().steps;
-    let complete = app.trace_complete();
-    // A cell at the end says there are steps not replayed yet.
-    let room = usize::from(
-        area.width
-            .saturating_sub(label_width + u16::from(!complete)),
-    );
+    // A cell at the end says there are steps not replayed (or not shown)
+    // yet. In quiz mode the marks stop at the cursor: how many steps are
+    // left would tell the class how the run ends.
+    let more = !app.trace_complete() || app.quiz.is_some();
+    let room = usize::from(area.width.saturating_sub(label_width + u16::from(more)));
     let first = first_shown(app.cursor(), steps.len(), room);
-    let shown = &steps[first..steps.len().min(first + room)];
+    let last = match app.quiz {
+        Some(_) => app.cursor() + 1,
+        None => steps.len(),
+    };
+    let shown = &steps[first..last.min(first + room)];
     let mut spans = vec![Span::styled(label, theme::LABEL)];
     for (index, step) in (first..).zip(shown) {
         let ahead = index > app.cursor();
         let (symbol, style) = match mark(step) {
-            // In quiz mode the marks ahead keep the ending to themselves.
-            _ if ahead && app.quiz.is_some() => ("•", theme::LABEL),
             (symbol, _) if ahead && !step.event.phase().is_exit() => (symbol, theme::LABEL),
-            _ if index == app.cursor() => (mark(step).0, theme::NODE_CURRENT),
+            (symbol, _) if index == app.cursor() => (symbol, theme::NODE_CURRENT),
             mark => mark,
         };
         spans.push(Span::styled(symbol, style));
     }
-    if !complete {
+    if more {
         spans.push(Span::styled("…", theme::LABEL));
     }
     frame.render_widget(Line::from(spans), area);
