@@ -358,6 +358,27 @@ impl Say {
         }
     }
 
+    pub fn key_link(self) -> &'static str {
+        self.pick(
+            "copy the command that reopens this frame",
+            "复制重新打开这一帧的命令",
+        )
+    }
+
+    /// The footer after `y`: the command, and how to reach the run from
+    /// where it opens when that is not its first.
+    pub fn link_copied(self, command: &str, tabs: usize) -> String {
+        let then = match (self.lang, tabs) {
+            (_, 0) => String::new(),
+            (Lang::En, n) => format!(", then Tab ×{n}"),
+            (Lang::Zh, n) => format!("，再按 Tab ×{n}"),
+        };
+        match self.lang {
+            Lang::En => format!("{command}{then} · copied where the terminal allows"),
+            Lang::Zh => format!("{command}{then} · 终端允许时已复制"),
+        }
+    }
+
     pub fn key_theme(self) -> &'static str {
         self.pick(
             "colours: dark / light / high contrast",

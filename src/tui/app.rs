@@ -14,6 +14,7 @@ use crate::engine::{
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
+use super::link::{self, Opened};
 use super::quiz::{Guess, Quiz};
 use super::search::Search;
 use super::theme::Theme;
@@ -88,6 +89,13 @@ pub struct App<'a> {
     pub search_prompt: Option<String>,
     /// The search in force: its matches, and the scan that finds them.
     pub search: Option<Search>,
+    /// Where the runs came from, for the command `y` gives.
+    pub opened: Option<Opened>,
+    /// The command `y` gave, shown in the footer until the next key, and
+    /// how many runs on (Tab) from the one it opens the frame is.
+    pub link: Option<(String, usize)>,
+    /// Text for the clipboard, which the event loop hands on.
+    pub to_copy: Option<String>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -141,6 +149,9 @@ impl<'a> App<'a> {
             quiz: settings.quiz.then(Quiz::default),
             search_prompt: None,
             search: None,
+            opened: None,
+            link: None,
+            to_copy: None,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -527,6 +538,10 @@ fn continues(earlier: &Localized, later: &Localized) -> bool {
 const DETAIL_PAGE: usize = 5;
 
 pub fn update(app: &mut App, action: Action) {
+    // The link `y` showed stays until the next key.
+    if !matches!(action, Action::Drawn(_) | Action::Resize(..) | Action::Tick) {
+        app.link = None;
+    }
     // A click that is not on a timeline mark does nothing at all: it must
     // not stop the autoplay or take back a question.
     let action = match action {
@@ -738,6 +753,11 @@ pub fn update(app: &mut App, action: Action) {
         Action::NextPrompt => app.next_prompt(true),
         Action::PrevPrompt => app.next_prompt(false),
         Action::NextWrong => app.jump(true, true, Event::goes_wrong),
+        Action::CopyLink => {
+            let (command, tabs) = link::command(app);
+            app.to_copy = Some(command.clone());
+            app.link = Some((command, tabs));
+        }
         Action::NextMatch => app.next_match(true),
         Action::PrevMatch => app.next_match(false),
         // Text typed outside a prompt: nothing to type into.

@@ -38,6 +38,8 @@ pub enum Action {
     PrevPrompt,
     /// The next step where something goes wrong, round to the first.
     NextWrong,
+    /// `y`: the command that reopens this frame, to the clipboard.
+    CopyLink,
     /// The next or previous match of the search (`n`, `N`); without one,
     /// the next or previous turn.
     NextMatch,
@@ -269,6 +271,7 @@ pub const BINDINGS: &[Binding] = &[
         Say::key_prompt,
     ),
     one(&[ch('!')], Action::NextWrong, Say::key_wrong),
+    one(&[ch('y')], Action::CopyLink, Say::key_link),
     one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
     pair(
         &[ch('>')],

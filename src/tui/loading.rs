@@ -73,6 +73,10 @@ impl<S: EventSource> EventSource for Typed<S> {
         }
     }
 
+    fn copy(&mut self, text: &str) -> io::Result<()> {
+        self.then.copy(text)
+    }
+
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
         if self.keys.is_empty() {
             self.then.poll(timeout)

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod handout;
 pub mod keymap;
+pub mod link;
 pub mod loading;
 pub mod quiz;
 pub mod search;
@@ -28,6 +29,7 @@ use crate::transcript::{Localized, Progress};
 
 pub use app::{App, Settings, update};
 pub use keymap::{Action, action_for, action_for_mouse};
+use link::Opened;
 pub use loading::{Typed, wait_for_load};
 use theme::Look;
 
@@ -40,6 +42,11 @@ pub trait EventSource {
     /// Whether an event comes within `timeout`: work between frames gives
     /// way to it.
     fn poll(&mut self, timeout: Duration) -> io::Result<bool>;
+
+    /// Puts `text` on the clipboard, where there is one to put it on.
+    fn copy(&mut self, _text: &str) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The real terminal: blocks until the user does something.
@@ -52,6 +59,11 @@ impl EventSource for TerminalEvents {
 
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
         crossterm::event::poll(timeout)
+    }
+
+    /// Through the terminal, which passes it on if it allows (OSC 52).
+    fn copy(&mut self, text: &str) -> io::Result<()> {
+        crossterm::execute!(io::stdout(), Print(link::osc52(text)))
     }
 }
 
@@ -133,6 +145,11 @@ where
         if let Some(action) = action {
             update(app, action);
         }
+        if let Some(text) = app.to_copy.take() {
+            events
+                .copy(&text)
+                .context("could not write to the terminal")?;
+        }
         if app.should_quit {
             return Ok(());
         }
@@ -183,6 +200,10 @@ pub fn play<E: Send + 'static>(
             Err(panic) => std::panic::resume_unwind(panic),
         };
         let mut app = App::new(&runs, index, settings);
+        app.opened = Some(Opened {
+            what: what.to_owned(),
+            first: index,
+        });
         let mut events = Typed {
             keys,
             then: TerminalEvents,

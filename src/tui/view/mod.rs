@@ -188,6 +188,8 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
         (say.go_to_prompt(typed), theme::KEY)
     } else if let Some(typed) = &app.search_prompt {
         (say.search_prompt(typed), theme::KEY)
+    } else if let Some((command, tabs)) = &app.link {
+        (say.link_copied(command, *tabs), theme::KEY)
     } else if let Some(quiz) = &app.quiz {
         let last = quiz.last.map(|(right, _)| right);
         (

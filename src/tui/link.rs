@@ -1,0 +1,86 @@
+//! `y`: the command that opens this exact frame again — the run, the step,
+//! and every setting that differs from the run's own — for a teacher's
+//! notes or a bug report. It goes to the clipboard through the terminal
+//! (OSC 52) where the terminal allows, and always shows in the footer.
+
+use crate::engine::CheckPolicy;
+use crate::narrate::Lang;
+
+use super::app::App;
+
+/// Where the runs the screen opened came from: the name or path given on
+/// the command line, and the index of its first run (built-in lessons come
+/// before it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    pub what: String,
+    pub first: usize,
+}
+
+/// The command, and how many runs on from the one it opens the frame is
+/// (a file of several runs opens on its first; Tab goes on).
+pub fn command(app: &App) -> (String, usize) {
+    let current = app.runs().0;
+    let (run, tabs) = match &app.opened {
+        Some(opened) if current >= opened.first => (opened.what.clone(), current - opened.first),
+        // A built-in lesson, by its name.
+        _ => (app.transcript().id.clone(), 0),
+    };
+    let mut command = format!("loopstep play {} --step {}", quoted(&run), app.cursor() + 1);
+    let config = app.config();
+    if config.max_turns != app.transcript().max_turns {
+        command += &format!(" --max-turns {}", config.max_turns);
+    }
+    if config.check == CheckPolicy::Lesson {
+        command += " --check lesson";
+    }
+    if let Some(mistake) = config.mistake {
+        command += &format!(" --mistake {}", mistake.name());
+    }
+    if app.lang == Lang::Zh {
+        command += " --lang zh";
+    }
+    (command, tabs)
+}
+
+/// A word as a POSIX shell reads it back: as it is when it is plain,
+/// else in single quotes.
+fn quoted(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The OSC 52 sequence that asks the terminal to put `text` on the
+/// clipboard: `ESC ] 52 ; c ; <base64> BEL`, as xterm defines it
+/// (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html, "Manipulate
+/// Selection Data"). Terminals that do not allow it ignore it.
+pub fn osc52(text: &str) -> String {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{encoded}\x07")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_quoted_only_when_the_shell_needs_it() {
+        assert_eq!(quoted("runs/aurora.json"), "runs/aurora.json");
+        assert_eq!(quoted("my runs/it's.json"), r"'my runs/it'\''s.json'");
+        assert_eq!(quoted("$(rm -rf ~)"), "'$(rm -rf ~)'");
+        assert_eq!(quoted(""), "''");
+    }
+
+    #[test]
+    fn the_clipboard_sequence_carries_the_text_in_base64() {
+        assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
+    }
+}
