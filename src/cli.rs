@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{CheckPolicy, Config, MAX_TURNS, Mistake, Trace};
 use crate::narrate::Lang;
+use crate::prices::Prices;
 use crate::report;
 use crate::transcript::{
     BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening,
@@ -65,13 +66,21 @@ pub struct Cli {
     /// A larger file (or an endless stream) is refused [default: 1GiB].
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub max_size: Option<u64>,
+    /// A price list, to tell what recorded calls cost: JSON of model names
+    /// to dollars per million tokens, e.g. {"gpt-5": {"input": 1.25,
+    /// "output": 10, "cache_read": 0.125}} (cache_read and cache_write
+    /// default to the input price). None is built in: prices change.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
 }
 
-/// What every command shares: the language, and how far a file may go.
-#[derive(Debug, Clone, Copy)]
+/// What every command shares: the language, how far a file may go, and
+/// the price list, if one was given.
+#[derive(Debug, Clone)]
 pub struct Globals {
     pub lang: Lang,
     pub max_size: u64,
+    pub prices: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,11 +103,21 @@ impl Cli {
         Globals {
             lang,
             max_size: self.max_size.unwrap_or(DEFAULT_MAX_SIZE),
+            prices: self.prices.clone(),
         }
     }
 }
 
 impl Globals {
+    /// The price list, read; a list that is not one is bad input (exit 2).
+    fn prices(&self) -> Result<Option<Prices>, Failure> {
+        self.prices
+            .as_deref()
+            .map(Prices::load)
+            .transpose()
+            .map_err(|e| Failure::Refused(format!("{e:#}")))
+    }
+
     fn opening(&self, from: Option<FromFormat>) -> Opening<'static> {
         Opening {
             from: from.map(FromFormat::format),
@@ -494,7 +513,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let how = globals.opening(from);
             let name = run.clone();
             let settings = loop_flags.settings(lang, screen_flags);
-            tui::play(&run, settings, move |progress| {
+            let prices = globals.prices()?;
+            tui::play(&run, (settings, prices), move |progress| {
                 let how = Opening {
                     progress: Some(progress),
                     ..how
@@ -508,15 +528,17 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             format,
             from,
         } => {
+            let prices = globals.prices()?;
             let source = open_in(&run, &globals.opening(from), lang)?;
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
                 .map(|t| t.replay_in(loop_flags.config(t), lang))
                 .collect();
+            let prices = prices.as_ref();
             match format {
-                Format::Text => emit(&report::text(&source, &traces, lang))?,
-                Format::Json => write_json(&report::json(&source, &traces))?,
+                Format::Text => emit(&report::text(&source, &traces, (lang, prices)))?,
+                Format::Json => write_json(&report::json(&source, &traces, prices))?,
             }
         }
         Command::Export {

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod dialect;
 pub mod engine;
 pub mod narrate;
+pub mod prices;
 pub mod report;
 pub mod text;
 pub mod transcript;

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::dialect::Dialect;
 use crate::engine::{Budget, Outcome, SAFETY_CAP, Trace};
 use crate::narrate::{Lang, Say};
+use crate::prices::Prices;
 use crate::text::one_line;
 use crate::transcript::{Note, Source, Transcript, Verification};
 
@@ -17,7 +18,7 @@ const PREVIEW_CHARS: usize = 72;
 
 /// Every run of a source, one after the other, then totals if there are
 /// several; in `lang`, each run in its own API's words.
-pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
+pub fn text(source: &Source, traces: &[Trace], (lang, prices): (Lang, Option<&Prices>)) -> String {
     let mut lines = Vec::new();
     let say = |t: &Trace| Say::new(lang, t.config.dialect);
     let plain = Say::new(lang, Dialect::default());
@@ -30,7 +31,7 @@ pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
             let title = one_line(&transcript.title, PREVIEW_CHARS);
             lines.push(plain.run_divider(n + 1, count, &title));
         }
-        lines.extend(run_text(say(trace), transcript, trace));
+        lines.extend(run_text(say(trace), transcript, trace, prices));
         if count > 1 {
             lines.push(String::new());
         }
@@ -48,8 +49,16 @@ pub fn text(source: &Source, traces: &[Trace], lang: Lang) -> String {
 }
 
 /// One object for a single run; `{"runs": [...], "totals": ...}` for several.
-pub fn json<'a>(source: &'a Source, traces: &'a [Trace]) -> JsonReport<'a> {
-    JsonReport { source, traces }
+pub fn json<'a>(
+    source: &'a Source,
+    traces: &'a [Trace],
+    prices: Option<&'a Prices>,
+) -> JsonReport<'a> {
+    JsonReport {
+        source,
+        traces,
+        prices,
+    }
 }
 
 /// The JSON report, built run by run as it is written: a log of many long
@@ -57,6 +66,7 @@ pub fn json<'a>(source: &'a Source, traces: &'a [Trace]) -> JsonReport<'a> {
 pub struct JsonReport<'a> {
     source: &'a Source,
     traces: &'a [Trace],
+    prices: Option<&'a Prices>,
 }
 
 impl JsonReport<'_> {
@@ -65,7 +75,7 @@ impl JsonReport<'_> {
             .runs
             .iter()
             .zip(self.traces)
-            .map(|(t, trace)| run_json(t, trace))
+            .map(|(t, trace)| run_json(t, trace, self.prices))
     }
 }
 
@@ -151,7 +161,12 @@ impl Totals {
     }
 }
 
-fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
+fn run_text(
+    say: Say,
+    transcript: &Transcript,
+    trace: &Trace,
+    prices: Option<&Prices>,
+) -> Vec<String> {
     let config = &trace.config;
     let mut lines = vec![
         say.run_header(
@@ -189,6 +204,10 @@ fn run_text(say: Say, transcript: &Transcript, trace: &Trace) -> Vec<String> {
         say.outcome_name(trace.outcome()),
         &goal,
     ));
+    if let Some(usage) = trace.recorded_usage() {
+        let cost = prices.and_then(|p| p.cost(&transcript.model, &usage));
+        lines.push(say.usage_words(&usage) + &say.cost_words(cost));
+    }
     lines.push(say.result_line(trace.outcome()));
     lines
 }
@@ -212,7 +231,7 @@ fn errors(trace: &Trace) -> Vec<Value> {
         .collect()
 }
 
-fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
+fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> Value {
     let verification = transcript.verify(trace.view());
     let dialect = trace.config.dialect;
     let history = transcript.history.messages().len();
@@ -253,6 +272,12 @@ fn run_json(transcript: &Transcript, trace: &Trace) -> Value {
     }
     if !transcript.notes.is_empty() {
         report["notes"] = json!(transcript.notes);
+    }
+    if let Some(usage) = trace.recorded_usage() {
+        report["recorded_usage"] = json!(usage);
+        if let Some(cost) = prices.and_then(|p| p.cost(&transcript.model, &usage)) {
+            report["cost_usd"] = json!(cost);
+        }
     }
     report
 }

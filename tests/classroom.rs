@@ -152,7 +152,7 @@ fn x_shows_what_each_call_sends_growing_call_by_call() {
     assert!(text.contains("call #3: 5 messages, 538 chars"), "{text}");
     let large = drive(&mut app, 120, 40, &[]).backend().to_string();
     assert!(
-        large.contains("3 calls so far: 881 chars ≈221 tokens"),
+        large.contains("3 calls so far: recorded: 1631 tokens in, 138 out"),
         "{large}"
     );
     let back = drive(&mut app, 80, 24, &["x"]).backend().to_string();

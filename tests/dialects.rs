@@ -111,9 +111,9 @@ fn run_outputs(source: &Source) -> Vec<String> {
                 })
                 .collect();
             [
-                report::text(source, &traces, Lang::En),
-                report::text(source, &traces, Lang::Zh),
-                serde_json::to_string(&report::json(source, &traces)).unwrap(),
+                report::text(source, &traces, (Lang::En, None)),
+                report::text(source, &traces, (Lang::Zh, None)),
+                serde_json::to_string(&report::json(source, &traces, None)).unwrap(),
             ]
         })
         .collect()

@@ -1,19 +1,36 @@
 //! The README's examples are real: its transcript parses and replays as it says.
 
+use loopstep::engine::Usage;
+use loopstep::prices::Prices;
 use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
 
-fn json_blocks() -> Vec<String> {
+/// The README's JSON examples: the transcripts, and the price list.
+fn json_blocks() -> (Vec<String>, Vec<String>) {
     let readme = include_str!("../README.md");
     readme
         .split("```json\n")
         .skip(1)
         .map(|rest| rest.split("```").next().unwrap().to_owned())
-        .collect()
+        .partition(|block| !block.contains("\"cache_read\""))
+}
+
+#[test]
+fn the_documented_price_list_is_one() {
+    let (_, prices) = json_blocks();
+    assert_eq!(prices.len(), 1);
+    let prices = Prices::parse(&prices[0]).unwrap();
+    let usage = Usage {
+        input_tokens: 1_000_000,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+    };
+    assert_eq!(prices.cost("gpt-5", &usage), Some(1.25));
 }
 
 #[test]
 fn the_documented_transcript_replays_and_verifies() {
-    let blocks = json_blocks();
+    let (blocks, _) = json_blocks();
     assert_eq!(blocks.len(), 2, "a full transcript and a scenario");
     let transcript = Transcript::parse(&blocks[0], "README example").unwrap();
     let trace = transcript.replay(transcript.default_config());

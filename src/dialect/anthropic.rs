@@ -78,10 +78,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
         "content": reply.content,
     });
     if let Some(usage) = reply.usage {
-        body["usage"] = json!({
-            "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens,
-        });
+        body["usage"] = read::usage_json(&usage, &read::ANTHROPIC_USAGE);
     }
     body
 }
@@ -382,7 +379,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
             .get("stop_reason")
             .and_then(Value::as_str)
             .map(str::to_owned),
-        usage: read::usage(response, "input_tokens", "output_tokens"),
+        usage: read::usage(response, &read::ANTHROPIC_USAGE),
         choices: None,
     }
 }

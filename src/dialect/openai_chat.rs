@@ -8,9 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::read::{self, Read, Reader, Response};
 use super::{Words, arguments_text};
-use crate::engine::{
-    Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef, Usage,
-};
+use crate::engine::{Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef};
 use crate::narrate::Tr;
 use crate::transcript::Skip;
 
@@ -98,15 +96,8 @@ pub fn response(model: &str, reply: &Reply) -> Value {
             "message": wire_messages(&message).remove(0),
         }],
     });
-    if let Some(Usage {
-        input_tokens,
-        output_tokens,
-    }) = reply.usage
-    {
-        body["usage"] = json!({
-            "prompt_tokens": input_tokens,
-            "completion_tokens": output_tokens,
-        });
+    if let Some(usage) = reply.usage {
+        body["usage"] = read::usage_json(&usage, &read::CHAT_USAGE);
     }
     body
 }
@@ -418,7 +409,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
             .and_then(|c| c.get("finish_reason"))
             .and_then(Value::as_str)
             .map(str::to_owned),
-        usage: read::usage(response, "prompt_tokens", "completion_tokens"),
+        usage: read::usage(response, &read::CHAT_USAGE),
         choices: several,
     }
 }

@@ -99,10 +99,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
         "output": output,
     });
     if let Some(usage) = reply.usage {
-        body["usage"] = json!({
-            "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens,
-        });
+        body["usage"] = read::usage_json(&usage, &read::RESPONSES_USAGE);
     }
     body
 }
@@ -225,7 +222,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
             content,
         },
         stop_reason,
-        usage: read::usage(response, "input_tokens", "output_tokens"),
+        usage: read::usage(response, &read::RESPONSES_USAGE),
         choices: None,
     }
 }

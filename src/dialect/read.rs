@@ -312,12 +312,97 @@ pub struct Response {
     pub choices: Option<usize>,
 }
 
-/// The usage object of a response, under this API's two key names.
-pub fn usage(response: &Value, input: &str, output: &str) -> Option<Usage> {
-    response.get("usage").map(|u| Usage {
-        input_tokens: u.get(input).and_then(Value::as_u64).unwrap_or(0),
-        output_tokens: u.get(output).and_then(Value::as_u64).unwrap_or(0),
-    })
+/// Where an API's usage object keeps each count.
+pub struct UsageKeys {
+    pub input: &'static str,
+    pub output: &'static str,
+    /// The cached part, as a path: inside the input (OpenAI) or beside it
+    /// (Anthropic, which also counts what it wrote to the cache).
+    pub cached: &'static [&'static str],
+    pub cached_is_inside_input: bool,
+    pub written: Option<&'static str>,
+}
+
+/// Anthropic's Messages API and Claude Code logs:
+/// https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
+    input: "input_tokens",
+    output: "output_tokens",
+    cached: &["cache_read_input_tokens"],
+    cached_is_inside_input: false,
+    written: Some("cache_creation_input_tokens"),
+};
+
+/// OpenAI Chat Completions (and DeepSeek, which reports the same):
+/// `usage.prompt_tokens_details.cached_tokens`, part of `prompt_tokens`
+/// (https://platform.openai.com/docs/guides/prompt-caching).
+pub const CHAT_USAGE: UsageKeys = UsageKeys {
+    input: "prompt_tokens",
+    output: "completion_tokens",
+    cached: &["prompt_tokens_details", "cached_tokens"],
+    cached_is_inside_input: true,
+    written: None,
+};
+
+/// OpenAI Responses: `usage.input_tokens_details.cached_tokens`, part of
+/// `input_tokens` (same guide).
+pub const RESPONSES_USAGE: UsageKeys = UsageKeys {
+    input: "input_tokens",
+    output: "output_tokens",
+    cached: &["input_tokens_details", "cached_tokens"],
+    cached_is_inside_input: true,
+    written: None,
+};
+
+/// The usage object of a response, read with its API's keys.
+pub fn usage(response: &Value, keys: &UsageKeys) -> Option<Usage> {
+    response.get("usage").map(|u| usage_of(u, keys))
+}
+
+/// A usage as this API writes it: the inverse of [`usage_of`], cache
+/// counts only where there are some.
+pub fn usage_json(usage: &Usage, keys: &UsageKeys) -> Value {
+    let input = if keys.cached_is_inside_input {
+        usage.all_input()
+    } else {
+        usage.input_tokens
+    };
+    let mut json = serde_json::json!({keys.input: input, keys.output: usage.output_tokens});
+    if usage.cache_read_tokens > 0 {
+        let mut cached = serde_json::json!(usage.cache_read_tokens);
+        for key in keys.cached.iter().rev() {
+            cached = serde_json::json!({ *key: cached });
+        }
+        merge(&mut json, cached);
+    }
+    if let Some(key) = keys.written.filter(|_| usage.cache_write_tokens > 0) {
+        json[key] = usage.cache_write_tokens.into();
+    }
+    json
+}
+
+/// Adds `more`'s keys to `into` (both objects).
+fn merge(into: &mut Value, more: Value) {
+    if let (Value::Object(into), Value::Object(more)) = (into, more) {
+        into.extend(more);
+    }
+}
+
+/// A usage object itself, counted as [`Usage`] counts.
+pub fn usage_of(u: &Value, keys: &UsageKeys) -> Usage {
+    let count = |v: Option<&Value>| v.and_then(Value::as_u64).unwrap_or(0);
+    let cached = count(keys.cached.iter().try_fold(u, |v, key| v.get(key)));
+    let input = count(u.get(keys.input));
+    Usage {
+        input_tokens: if keys.cached_is_inside_input {
+            input.saturating_sub(cached)
+        } else {
+            input
+        },
+        output_tokens: count(u.get(keys.output)),
+        cache_read_tokens: cached,
+        cache_write_tokens: keys.written.map_or(0, |key| count(u.get(key))),
+    }
 }
 
 /// A request of the Messages or Chat shape: `system` (Anthropic) or system
@@ -339,4 +424,34 @@ pub fn messages_request(reader: &mut Reader, request: &Value) -> Request {
         }
     }
     read
+}
+
+#[cfg(test)]
+mod usage_tests {
+    use super::*;
+
+    #[test]
+    fn each_api_s_usage_is_written_back_as_it_was_read() {
+        let usage = Usage {
+            input_tokens: 51,
+            output_tokens: 116,
+            cache_read_tokens: 512,
+            cache_write_tokens: 0,
+        };
+        for keys in [&ANTHROPIC_USAGE, &CHAT_USAGE, &RESPONSES_USAGE] {
+            assert_eq!(usage_of(&usage_json(&usage, keys), keys), usage);
+        }
+        let written = Usage {
+            cache_write_tokens: 300,
+            ..usage
+        };
+        assert_eq!(
+            usage_of(&usage_json(&written, &ANTHROPIC_USAGE), &ANTHROPIC_USAGE),
+            written
+        );
+        // OpenAI counts the cache inside its input.
+        let chat = usage_json(&usage, &CHAT_USAGE);
+        assert_eq!(chat["prompt_tokens"], 563);
+        assert_eq!(chat["prompt_tokens_details"]["cached_tokens"], 512);
+    }
 }

@@ -100,12 +100,44 @@ impl Message {
     }
 }
 
-/// Token counts as the API reported them, when the recording has them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Token counts as the API reported them, when the recording has them,
+/// counted the way Anthropic's Messages API counts: `input_tokens` are the
+/// input tokens neither read from nor written to the prompt cache, and the
+/// cache's own are apart, so that the whole input is the sum of the three
+/// (https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
+/// OpenAI counts cached tokens inside its input; its readers subtract them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Input read from the cache: history the API had seen and kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_tokens: u64,
+    /// Input written to the cache for later calls to read.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u64,
+}
+
+impl Usage {
+    /// Every input token the call was sent, cached or not.
+    pub fn all_input(&self) -> u64 {
+        self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+    }
+
+    /// Two usages added up, field by field.
+    pub fn plus(self, other: Usage) -> Usage {
+        Usage {
+            input_tokens: self.input_tokens + other.input_tokens,
+            output_tokens: self.output_tokens + other.output_tokens,
+            cache_read_tokens: self.cache_read_tokens + other.cache_read_tokens,
+            cache_write_tokens: self.cache_write_tokens + other.cache_write_tokens,
+        }
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One model reply: its content and why the model stopped.

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{StopCause, Verdict, check};
-use super::message::{Block, Message, Reply, Role};
+use super::message::{Block, Message, Reply, Role, Usage};
 use super::mistake::{Budget, Policy, Results, SAFETY_CAP, SaveReply};
 use super::model::{CallError, Model};
 use super::tools::ToolBox;
@@ -92,6 +92,8 @@ pub struct Run<M, T> {
     chars: usize,
     /// Characters sent in every request so far.
     sent: usize,
+    /// The recorded usage of every call so far.
+    used: Option<Usage>,
     turn: u32,
     calls: u32,
     next: Next,
@@ -116,6 +118,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             chars: opening.iter().map(Message::chars).sum(),
             messages: opening,
             sent: 0,
+            used: None,
             turn: 0,
             calls: 0,
             next: Next::Start,
@@ -238,11 +241,15 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             Ok(reply) => {
                 self.calls += 1;
                 self.sent = request.sent_so_far;
+                if let Some(usage) = reply.usage {
+                    self.used = Some(self.used.unwrap_or_default().plus(usage));
+                }
                 let event = Event::Call {
                     request,
                     stop_reason: reply.stop_reason.clone(),
                     stop_reason_inferred: reply.stop_reason_inferred,
                     usage: reply.usage,
+                    usage_so_far: self.used,
                     tolerated: self.model.take_tolerated(),
                 };
                 let message = reply.clone().into_message();

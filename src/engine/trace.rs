@@ -98,6 +98,10 @@ pub enum Event {
         stop_reason_inferred: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
+        /// The recorded usage of every call so far, this one included;
+        /// `None` while no call so far has any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage_so_far: Option<Usage>,
         /// A rule of the API this recorded request broke, which the
         /// recording shows the API accepted: noted, not refused.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -336,6 +340,15 @@ impl Trace {
 
     pub fn model_calls(&self) -> usize {
         self.view().model_calls()
+    }
+
+    /// The recorded usage of all the run's calls; `None` when the
+    /// recording has none.
+    pub fn recorded_usage(&self) -> Option<Usage> {
+        self.steps.iter().rev().find_map(|s| match &s.event {
+            Event::Call { usage_so_far, .. } => Some(*usage_so_far),
+            _ => None,
+        })?
     }
 
     pub fn tool_calls(&self) -> usize {

@@ -45,6 +45,22 @@ impl Say {
         )
     }
 
+    /// Said after a call's caption when the API read part of its input
+    /// from the prompt cache: resending is what lets the cache work.
+    pub fn caption_cache_read(self, read: u64, all: u64) -> String {
+        match self.lang {
+            Lang::En => format!(
+                " The recording shows the API read {read} of its {all} input tokens from its \
+                 prompt cache: the history it had already seen was resent whole, but not worked \
+                 through again, and is billed at the cache's lower price."
+            ),
+            Lang::Zh => format!(
+                "记录显示，API 从提示缓存读取了这次 {all} 个输入 token 中的 {read} 个：\
+                 之前见过的历史照样整段重发，但不再重新处理，并按较低的缓存价格计费。"
+            ),
+        }
+    }
+
     pub fn caption_call(self, number: u32, messages: usize) -> String {
         let api = self.w.api;
         match (self.lang, self.w.keeps_state) {

@@ -2,6 +2,7 @@
 //! the wire view's labels, and the goal check with its evidence.
 
 use super::{Lang, Say, plural};
+use crate::engine::Usage;
 use crate::transcript::{Evidence, Miss};
 
 impl Say {
@@ -149,11 +150,32 @@ impl Say {
         }
     }
 
-    pub fn detail_usage(self, input: u64, output: u64) -> String {
+    /// A call's recorded tokens, the cache's part named, and what they
+    /// cost when a price list has the model.
+    pub fn detail_usage(self, usage: &Usage, cost: Option<f64>) -> String {
+        format!("{}{}", self.usage_words(usage), self.cost_words(cost))
+    }
+
+    /// Recorded tokens: in (of which from and to the cache), out.
+    pub fn usage_words(self, usage: &Usage) -> String {
+        let (input, output) = (usage.all_input(), usage.output_tokens);
+        let (read, written) = (usage.cache_read_tokens, usage.cache_write_tokens);
+        let cache = match (self.lang, read, written) {
+            (_, 0, 0) => String::new(),
+            (Lang::En, read, 0) => format!(" ({read} from the cache)"),
+            (Lang::En, read, written) => format!(" ({read} from the cache, {written} to it)"),
+            (Lang::Zh, read, 0) => format!("（{read} 个读自缓存）"),
+            (Lang::Zh, read, written) => format!("（{read} 个读自缓存，{written} 个写入缓存）"),
+        };
         match self.lang {
-            Lang::En => format!("usage: {input} tokens in, {output} out"),
-            Lang::Zh => format!("用量：输入 {input} tokens，输出 {output} tokens"),
+            Lang::En => format!("recorded: {input} tokens in{cache}, {output} out"),
+            Lang::Zh => format!("记录：输入 {input} token{cache}，输出 {output}"),
         }
+    }
+
+    /// " · $0.0123" when there is a cost to tell.
+    pub fn cost_words(self, cost: Option<f64>) -> String {
+        cost.map_or(String::new(), |dollars| format!(" · ${dollars:.4}"))
     }
 
     pub fn detail_inserted(self, count: usize) -> String {

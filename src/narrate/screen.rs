@@ -2,7 +2,7 @@
 //! the gauge and the outcome.
 
 use super::{Lang, Say, plural};
-use crate::engine::{CheckPolicy, Mistake, Phase, RequestSize};
+use crate::engine::{CheckPolicy, Mistake, Phase, RequestSize, Usage};
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,31 +406,42 @@ impl Say {
     }
 
     /// The newest request, and the total every call so far has sent, a
-    /// line each. Tokens are estimated by OpenAI's rule of thumb for
-    /// English, about 4 characters a token
-    /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them).
-    pub fn growth_summary(self, request: &RequestSize) -> [String; 2] {
+    /// line each. Where the recording has usage, the total is its tokens
+    /// (and their cost, with a price list); else tokens are estimated by
+    /// OpenAI's rule of thumb for English, about 4 characters a token
+    /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them),
+    /// and say so.
+    pub fn growth_summary(
+        self,
+        request: &RequestSize,
+        recorded: Option<(Usage, Option<f64>)>,
+    ) -> [String; 2] {
         let RequestSize {
             number,
             messages,
             chars,
             sent_so_far: total,
         } = *request;
-        let (tokens, all_tokens) = (chars.div_ceil(4), total.div_ceil(4));
+        let estimate = |chars: usize| match self.lang {
+            Lang::En => format!("{chars} chars ≈{} tokens est.", chars.div_ceil(4)),
+            Lang::Zh => format!("{chars} 字符≈{} token（估）", chars.div_ceil(4)),
+        };
+        let so_far = match recorded {
+            Some((usage, cost)) => self.usage_words(&usage) + &self.cost_words(cost),
+            None => estimate(total),
+        };
         match self.lang {
             Lang::En => [
                 format!(
-                    "call #{number}: {messages} message{}, {chars} chars ≈{tokens} tokens",
-                    plural(messages)
+                    "call #{number}: {messages} message{}, {}",
+                    plural(messages),
+                    estimate(chars)
                 ),
-                format!(
-                    "{number} call{} so far: {total} chars ≈{all_tokens} tokens",
-                    plural(number as usize)
-                ),
+                format!("{number} call{} so far: {so_far}", plural(number as usize)),
             ],
             Lang::Zh => [
-                format!("第 {number} 次调用：{messages} 条消息，{chars} 字符≈{tokens} token"),
-                format!("至今 {number} 次调用共 {total} 字符≈{all_tokens} token"),
+                format!("第 {number} 次调用：{messages} 条消息，{}", estimate(chars)),
+                format!("至今 {number} 次调用：{so_far}"),
             ],
         }
     }

@@ -9,8 +9,9 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    CheckPolicy, Config, Event, MAX_TURNS, Mistake, Query, Rounds, Step, TraceView,
+    CheckPolicy, Config, Event, MAX_TURNS, Mistake, Query, Rounds, Step, TraceView, Usage,
 };
+use crate::prices::Prices;
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
@@ -96,6 +97,8 @@ pub struct App<'a> {
     pub link: Option<(String, usize)>,
     /// Text for the clipboard, which the event loop hands on.
     pub to_copy: Option<String>,
+    /// The price list given with `--prices`, for what calls cost.
+    pub prices: Option<Prices>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -152,6 +155,7 @@ impl<'a> App<'a> {
             opened: None,
             link: None,
             to_copy: None,
+            prices: None,
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -336,6 +340,11 @@ impl<'a> App<'a> {
             search.scan(&replay.view(), replay.is_complete(), 1024);
         }
         self.take_search_jump();
+    }
+
+    /// What `usage` cost on this run's model, when a price list has it.
+    pub fn cost_of(&self, usage: &Usage) -> Option<f64> {
+        self.prices.as_ref()?.cost(&self.transcript().model, usage)
     }
 
     /// How many steps of the run go wrong, and whether more may come (the

@@ -25,6 +25,7 @@ use ratatui::{DefaultTerminal, Terminal};
 
 use crate::dialect::Dialect;
 use crate::narrate::Say;
+use crate::prices::Prices;
 use crate::transcript::{Localized, Progress};
 
 pub use app::{App, Settings, update};
@@ -162,7 +163,7 @@ where
 /// the inner error, once the terminal is restored.
 pub fn play<E: Send + 'static>(
     what: &str,
-    settings: Settings,
+    (settings, prices): (Settings, Option<Prices>),
     load: impl FnOnce(&Progress) -> Result<(Vec<Localized>, usize), E> + Send + 'static,
 ) -> anyhow::Result<Result<(), E>> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
@@ -204,6 +205,7 @@ pub fn play<E: Send + 'static>(
             what: what.to_owned(),
             first: index,
         });
+        app.prices = prices;
         let mut events = Typed {
             keys,
             then: TerminalEvents,

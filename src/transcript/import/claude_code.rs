@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
-use crate::dialect::read::{Read, Reader};
-use crate::engine::{Role, Usage};
+use crate::dialect::read::{self, Read, Reader};
+use crate::engine::Role;
 use crate::transcript::Skip;
 
 /// The main conversation and the side chains, in that order.
@@ -39,10 +39,9 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
             .get("stop_reason")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let usage = message.get("usage").map(|u| Usage {
-            input_tokens: u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0),
-            output_tokens: u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
-        });
+        let usage = message
+            .get("usage")
+            .map(|u| read::usage_of(u, &read::ANTHROPIC_USAGE));
         if let Some(model) = message.get("model").and_then(Value::as_str) {
             recording.model = Some(model.to_owned());
         }

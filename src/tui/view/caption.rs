@@ -78,6 +78,14 @@ fn step_caption(app: &App) -> String {
             ..
         } => say.tolerated(&say.rejection(broken)),
         Event::Call { request, .. } if request.number == 1 => say.caption_first_call().to_owned(),
+        Event::Call {
+            request,
+            usage: Some(usage),
+            ..
+        } if usage.cache_read_tokens > 0 => {
+            say.caption_call(request.number, request.messages)
+                + &say.caption_cache_read(usage.cache_read_tokens, usage.all_input())
+        }
         Event::Call { request, .. } => say.caption_call(request.number, request.messages),
         Event::Check {
             stop_reason,

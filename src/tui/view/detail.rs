@@ -140,6 +140,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             stop_reason_inferred,
             usage,
             tolerated,
+            ..
         } => {
             let mut lines = vec![
                 Line::styled(
@@ -160,7 +161,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             ];
             if let Some(usage) = usage {
                 lines.push(Line::styled(
-                    say.detail_usage(usage.input_tokens, usage.output_tokens),
+                    say.detail_usage(usage, app.cost_of(usage)),
                     theme::LABEL,
                 ));
             }

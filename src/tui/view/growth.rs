@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block as Panel, Paragraph};
 
-use crate::engine::{Event, RequestSize};
+use crate::engine::{Event, RequestSize, Usage};
 use crate::text::one_line;
 use crate::tui::app::App;
 use crate::tui::theme;
@@ -16,21 +16,30 @@ use crate::tui::theme;
 const BAR: u16 = 5;
 const GAP: u16 = 1;
 
-/// The newest `room` requests made up to the cursor, oldest first. Costs
-/// what it shows: the steps are walked back from the cursor only until
-/// enough calls are found.
-fn newest_requests(app: &App, room: usize) -> Vec<RequestSize> {
+/// The newest `room` requests made up to the cursor, oldest first, and
+/// the recorded usage of every call up to the newest. Costs what it shows:
+/// the steps are walked back from the cursor only until enough calls are
+/// found.
+fn newest_requests(app: &App, room: usize) -> (Vec<RequestSize>, Option<Usage>) {
+    let mut so_far = None;
     let mut newest: Vec<RequestSize> = app.trace().steps[..=app.cursor()]
         .iter()
         .rev()
         .filter_map(|s| match &s.event {
-            Event::Call { request, .. } => Some(*request),
+            Event::Call {
+                request,
+                usage_so_far,
+                ..
+            } => {
+                so_far = so_far.or(Some(*usage_so_far));
+                Some(*request)
+            }
             _ => None,
         })
         .take(room)
         .collect();
     newest.reverse();
-    newest
+    (newest, so_far.flatten())
 }
 
 /// A size in few columns: 980, 12k, 3.4M.
@@ -60,9 +69,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, beside: bool) {
         Layout::vertical([Constraint::Length(summary_rows), Constraint::Fill(1)]).areas(inner);
     // The newest calls that fit.
     let room = usize::from((chart.width + GAP) / (BAR + GAP)).max(1);
-    let shown = newest_requests(app, room);
+    let (shown, recorded) = newest_requests(app, room);
+    let recorded = recorded.map(|usage| (usage, app.cost_of(&usage)));
     let lines = match shown.last() {
-        Some(last) => say.growth_summary(last).to_vec(),
+        Some(last) => say.growth_summary(last, recorded).to_vec(),
         None => vec![say.growth_nothing_sent().to_owned()],
     };
     let width = usize::from(summary.width);

@@ -107,7 +107,7 @@ fn areas(area: Rect, diagram_width: u16, growth: Option<bool>) -> Option<Areas> 
         (true, false) => (None, Some(lower)),
         (true, true) => {
             let [detail, growth] =
-                Layout::horizontal([Constraint::Fill(3), Constraint::Fill(2)]).areas(lower);
+                Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)]).areas(lower);
             (Some(detail), Some(growth))
         }
     };

@@ -1,0 +1,120 @@
+//! What calls cost, from a price list the user gives (`--prices FILE`):
+//! prices change too often to be built in. The file is JSON, a model name
+//! to its prices in US dollars per million tokens:
+//!
+//! ```json
+//! {
+//!   "claude-opus-5-5": {"input": 15, "output": 75, "cache_read": 1.5, "cache_write": 18.75},
+//!   "gpt-5": {"input": 1.25, "output": 10, "cache_read": 0.125}
+//! }
+//! ```
+//!
+//! `cache_read` and `cache_write` may be left out: the tokens are then
+//! priced as input.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Deserialize;
+
+use crate::engine::Usage;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    input: f64,
+    output: f64,
+    #[serde(default)]
+    cache_read: Option<f64>,
+    #[serde(default)]
+    cache_write: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Prices(BTreeMap<String, Price>);
+
+impl Prices {
+    /// Reads a price list, saying what is wrong and where when it is not one.
+    pub fn load(path: &Path) -> anyhow::Result<Prices> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("could not read the price list {}", path.display()))?;
+        Prices::parse(&text).with_context(|| format!("{} is not a price list", path.display()))
+    }
+
+    pub fn parse(text: &str) -> anyhow::Result<Prices> {
+        let prices: Prices = serde_json::from_str(text).context(
+            "expected a JSON object of model names to {\"input\": …, \"output\": …} \
+             in dollars per million tokens",
+        )?;
+        for (model, price) in &prices.0 {
+            let all = [price.input, price.output]
+                .into_iter()
+                .chain(price.cache_read)
+                .chain(price.cache_write);
+            for value in all {
+                anyhow::ensure!(
+                    value.is_finite() && value >= 0.0,
+                    "the price of {model} must be a number of dollars, not {value}"
+                );
+            }
+        }
+        Ok(prices)
+    }
+
+    /// What `usage` cost on `model`, in dollars; `None` when the list has
+    /// no price for the model.
+    pub fn cost(&self, model: &str, usage: &Usage) -> Option<f64> {
+        let price = self.0.get(model)?;
+        let per_token = |tokens: u64, dollars: f64| tokens as f64 * dollars / 1e6;
+        Some(
+            per_token(usage.input_tokens, price.input)
+                + per_token(usage.output_tokens, price.output)
+                + per_token(
+                    usage.cache_read_tokens,
+                    price.cache_read.unwrap_or(price.input),
+                )
+                + per_token(
+                    usage.cache_write_tokens,
+                    price.cache_write.unwrap_or(price.input),
+                ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cost_adds_each_kind_of_token_at_its_price() {
+        let prices =
+            Prices::parse(r#"{"m": {"input": 3, "output": 15, "cache_read": 0.3}}"#).unwrap();
+        let usage = Usage {
+            input_tokens: 1_000_000,
+            output_tokens: 100_000,
+            cache_read_tokens: 2_000_000,
+            cache_write_tokens: 1_000_000,
+        };
+        // 3 + 1.5 + 0.6, and the cache write at the input price, 3.
+        let cost = prices.cost("m", &usage).unwrap();
+        assert!((cost - 8.1).abs() < 1e-9, "{cost}");
+        assert_eq!(prices.cost("other", &usage), None);
+    }
+
+    #[test]
+    fn a_bad_list_says_what_is_wrong() {
+        for bad in [
+            "[]",
+            r#"{"m": {"input": 1}}"#,
+            r#"{"m": {"input": -1, "output": 1}}"#,
+            r#"{"m": {"input": 1, "output": 1, "typo": 2}}"#,
+        ] {
+            let error = format!("{:#}", Prices::parse(bad).unwrap_err());
+            assert!(
+                error.contains("price") || error.contains("dollars"),
+                "{bad}: {error}"
+            );
+        }
+    }
+}
