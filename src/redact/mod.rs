@@ -346,9 +346,6 @@ fn private_key(text: &str, at: usize) -> Option<Found> {
     })
 }
 
-/// The longest name looked back for before `=` or `:`.
-const MAX_NAME: usize = 64;
-
 /// The value set at the separator `at` to a name that tells it is a
 /// secret: `"password": "…"` (JSON, also escaped inside a JSON string),
 /// `API_KEY=…` (an environment line, a flag `--token=…`), or `token: …`
@@ -405,13 +402,15 @@ fn name_before(text: &str, at: usize) -> Option<Name<'_>> {
     end -= usize::from(quote.is_some());
     let escaped = quote.is_some() && end > 0 && bytes[end - 1] == b'\\';
     end -= usize::from(escaped);
+    // No limit: a separator ends every name, so each byte is looked back
+    // over once; and a name's last words decide alike however long it is,
+    // so redacting a token inside it decides nothing anew.
     let len = bytes[..end]
         .iter()
         .rev()
-        .take(MAX_NAME + 1)
         .take_while(|b| is_name_byte(**b))
         .count();
-    if len == 0 || len > MAX_NAME {
+    if len == 0 {
         return None;
     }
     let start = end - len;
@@ -433,10 +432,11 @@ fn name_before(text: &str, at: usize) -> Option<Name<'_>> {
 /// Whether only spaces or a YAML list's `-` stand between the line's start
 /// and `at` (looked at no further back than an indentation goes).
 fn starts_line(bytes: &[u8], at: usize) -> bool {
+    const MAX_INDENT: usize = 64;
     bytes[..at]
         .iter()
         .rev()
-        .take(MAX_NAME)
+        .take(MAX_INDENT)
         .find(|b| !matches!(b, b' ' | b'\t' | b'-'))
         .is_none_or(|b| matches!(b, b'\n' | b'\r'))
 }
