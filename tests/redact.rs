@@ -1,10 +1,13 @@
-//! Redaction: every kind of secret is caught with its marker, nothing
+//! `--redact`: every kind of secret is caught with its marker, nothing
 //! that only looks like one is touched, redacting twice changes nothing,
-//! and whole runs are redacted without copying what holds no secret.
+//! and a run redacted at load holds no secret in any output.
+
+mod common;
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use common::{exported, printed};
 use loopstep::engine::Recorded;
 use loopstep::redact::{self, redact};
 use loopstep::transcript::{History, Localized, Transcript};
@@ -222,4 +225,88 @@ fn runs_of_one_log_keep_sharing_their_redacted_history() {
         "My password: hunter2 is old.\npassword: [redacted: password]"
     );
     assert_eq!(&**result(first), "ok");
+}
+
+/// The fake run whose question, tool input and tool result hold secrets.
+const LEAKY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/secrets/run.json"
+);
+
+/// Every secret in the leaky run.
+const LEAKED: &[&str] = &[
+    "sk-proj-5okeBPMJZIScC0vPfHaithAt6rKMSe8EHx21cauvjFJIH0Eo",
+    "hunter2pass",
+    "ghp_Q07pHY6WCmKzNd1J5dhNi8IWZxIztj9Itqfx",
+    "xoxb-0143028548368-4031121863520-kSlddoBK4lQXTASfZF2Gjhdw",
+    "AKIAI44QH8DHBEXAMPLE",
+    "sk-ant-api03-qsR6RZ24lPoQj3oPUlieI2nVsbBi1RMar1jf3YZ4",
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+];
+
+/// The secrets `output` shows.
+fn shown(output: &str) -> Vec<&'static str> {
+    LEAKED
+        .iter()
+        .copied()
+        .filter(|s| output.contains(s))
+        .collect()
+}
+
+#[test]
+fn run_json_shows_every_secret_unless_redacted() {
+    let plain = printed(&["run", LEAKY, "--format", "json"]);
+    assert_eq!(shown(&plain), LEAKED, "the fixture's secrets all show");
+    let redacted = printed(&["run", LEAKY, "--format", "json", "--redact"]);
+    assert!(shown(&redacted).is_empty());
+    for kind in [
+        "openai key",
+        "password",
+        "github token",
+        "slack token",
+        "aws access key",
+        "anthropic key",
+        "private key",
+    ] {
+        assert!(redacted.contains(&format!("[redacted: {kind}]")), "{kind}");
+    }
+    // The replay is the same: the recorded result still answers its call.
+    assert!(redacted.contains("\"outcome\": \"answered\""));
+}
+
+#[test]
+fn run_text_holds_no_secret_with_redact() {
+    let plain = printed(&["run", LEAKY]);
+    assert!(!shown(&plain).is_empty());
+    let redacted = printed(&["run", LEAKY, "--redact"]);
+    assert!(shown(&redacted).is_empty(), "{redacted}");
+    assert!(redacted.contains("[redacted: aws access key]"));
+}
+
+#[test]
+fn export_redacts_by_default_in_every_format_and_no_redact_keeps_them() {
+    for format in ["markdown", "html", "cast"] {
+        let redacted = exported(&[LEAKY, "--format", format]);
+        assert!(shown(&redacted).is_empty(), "{format}");
+        let kept = exported(&[LEAKY, "--format", format, "--no-redact"]);
+        assert!(!shown(&kept).is_empty(), "{format}: nothing to redact");
+        if format != "cast" {
+            // The cast draws the screen at 80 columns, where a marker may be cut.
+            assert!(redacted.contains("[redacted: openai key]"), "{format}");
+        }
+    }
+}
+
+#[test]
+fn import_writes_a_redacted_transcript_when_asked() {
+    let plain = printed(&["import", LEAKY]);
+    assert_eq!(shown(&plain), LEAKED);
+    let redacted = printed(&["import", LEAKY, "--redact"]);
+    assert!(shown(&redacted).is_empty());
+    let run = Transcript::parse(&redacted, "imported").unwrap();
+    assert_eq!(
+        run.question,
+        "Why does the deploy fail? My key is [redacted: openai key] and \
+         DB_PASSWORD=[redacted: password]"
+    );
 }
