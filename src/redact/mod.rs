@@ -101,9 +101,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
 }
 
 /// The marker that replaces the whole value of a field whose name tells
-/// it is a secret (`"password": "…"` in a tool's input): of the value's
-/// own kind when a known secret fills it. None for an empty value, or one
-/// already redacted.
+/// it is a secret (`"password": "…"` in a tool's input): of the kind of
+/// the known secret it begins with, if it does. None for an empty value,
+/// or one already redacted.
 fn whole_value(value: &str, kind: Kind) -> Option<String> {
     is_value(value, 0, value.len()).then(|| marker(secret_in(value, 0, value.len(), kind).kind))
 }
