@@ -11,9 +11,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::engine::{CheckPolicy, Config, MAX_TURNS, Mistake, Trace};
 use crate::narrate::Lang;
 use crate::prices::Prices;
+use crate::redact;
 use crate::report;
 use crate::transcript::{
-    BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening,
+    BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening, Source,
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
 };
 use crate::tui;
@@ -164,6 +165,8 @@ pub enum Command {
         from: Option<FromFormat>,
         #[command(flatten)]
         screen_flags: ScreenFlags,
+        #[command(flatten)]
+        redact: RedactFlag,
     },
     /// Replay a run headless and print each step, ending with its result.
     Run {
@@ -177,6 +180,8 @@ pub enum Command {
         /// Read the file as this format instead of recognising it.
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
+        #[command(flatten)]
+        redact: RedactFlag,
     },
     /// List the built-in runs.
     List,
@@ -205,6 +210,11 @@ pub enum Command {
         /// Read the file as this format instead of recognising it.
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
+        /// Keep API keys, tokens, passwords and private keys as recorded.
+        /// Without it they are replaced by a marker of their kind
+        /// ([redacted: openai key]), since handouts get shared.
+        #[arg(long)]
+        no_redact: bool,
     },
     /// Print a completion script for a shell, e.g.
     /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
@@ -222,7 +232,8 @@ pub enum Command {
         from: Option<FromFormat>,
     },
     /// Turn a recording (conversation, exchange log, Claude Code session)
-    /// into loopstep's own transcript format, to edit or share.
+    /// into loopstep's own transcript format, to edit or share (with
+    /// --redact before sharing).
     Import {
         /// The recording to read.
         file: String,
@@ -235,6 +246,8 @@ pub enum Command {
         force: bool,
         #[arg(long, value_enum)]
         from: Option<FromFormat>,
+        #[command(flatten)]
+        redact: RedactFlag,
     },
 }
 
@@ -252,6 +265,17 @@ pub struct LoopFlags {
     /// to see what it breaks.
     #[arg(long, value_enum, value_name = "NAME")]
     pub mistake: Option<MistakeArg>,
+}
+
+/// `--redact`, for the commands that show or write a run as recorded
+/// unless told otherwise.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct RedactFlag {
+    /// Replace API keys, tokens, passwords and private keys in every text
+    /// with a marker of their kind ([redacted: openai key]): a best effort
+    /// by pattern, not a guarantee.
+    #[arg(long)]
+    redact: bool,
 }
 
 /// The common mistakes, for `--mistake`.
@@ -446,6 +470,7 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
             "--quiz",
             "--theme",
             "--no-mouse",
+            "--redact",
         ]
         .contains(&flag)
     } else {
@@ -467,8 +492,13 @@ pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
 
 /// The runs the screen can switch between, in both languages: the
 /// built-ins, then the runs of the opened file if it is not one of them;
-/// and the index of the one to open.
-fn screen_runs(name_or_path: &str, how: &Opening) -> Result<(Vec<Localized>, usize), Failure> {
+/// and the index of the one to open. With `redact`, secrets in them are
+/// replaced as they load, so that nothing drawn or written holds one.
+fn screen_runs(
+    name_or_path: &str,
+    how: &Opening,
+    redact: bool,
+) -> Result<(Vec<Localized>, usize), Failure> {
     let mut runs = Localized::builtins()?;
     let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
         Some(index) => index,
@@ -478,7 +508,25 @@ fn screen_runs(name_or_path: &str, how: &Opening) -> Result<(Vec<Localized>, usi
             index
         }
     };
+    if redact {
+        redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
+    }
     Ok((runs, index))
+}
+
+/// A run or recording opened for `run` or `import`, its secrets replaced
+/// with `--redact`.
+fn open_redacted(
+    name_or_path: &str,
+    how: &Opening,
+    lang: Lang,
+    flag: RedactFlag,
+) -> Result<Source, LoadError> {
+    let mut source = open_in(name_or_path, how, lang)?;
+    if flag.redact {
+        redact::source(&mut source);
+    }
+    Ok(source)
 }
 
 fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
@@ -507,6 +555,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             from,
             screen_flags,
+            redact,
         } => {
             // A misspelt run fails here, before the screen takes the terminal.
             ensure_exists(&run)?;
@@ -519,7 +568,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                     progress: Some(progress),
                     ..how
                 };
-                screen_runs(&name, &how)
+                screen_runs(&name, &how, redact.redact)
             })??;
         }
         Command::Run {
@@ -527,9 +576,10 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             loop_flags,
             format,
             from,
+            redact,
         } => {
             let prices = globals.prices()?;
-            let source = open_in(&run, &globals.opening(from), lang)?;
+            let source = open_redacted(&run, &globals.opening(from), lang, redact)?;
             let traces: Vec<Trace> = source
                 .runs
                 .iter()
@@ -549,6 +599,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             size,
             force,
             from,
+            no_redact,
         } => {
             let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
             if size.is_some() && format != HandoutFormat::Cast {
@@ -566,7 +617,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 may_write(Path::new(&run), &output, force)?;
             }
             ensure_exists(&run)?;
-            let (runs, index) = screen_runs(&run, &globals.opening(from))?;
+            let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
             let settings = loop_flags.settings(lang, ScreenFlags::default());
             let mut app = tui::App::new(&runs, index, settings);
             let handout = match format {
@@ -610,11 +661,12 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             output,
             force,
             from,
+            redact,
         } => {
             if let Some(out) = &output {
                 may_write(Path::new(&file), out, force)?;
             }
-            let source = open_in(&file, &globals.opening(from), lang)?;
+            let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
             let native = match source.runs.as_slice() {
                 [one] => serde_json::to_value(one),
                 many => serde_json::to_value(many),
@@ -779,6 +831,10 @@ mod tests {
             ["loopstep", "play", "pariss"]
         );
         assert_eq!(implied(&["loopstep"]), ["loopstep"]);
+        assert_eq!(
+            implied(&["loopstep", "--redact", "log.jsonl"]),
+            ["loopstep", "play", "--redact", "log.jsonl"]
+        );
         assert_eq!(
             implied(&["loopstep", "--lang", "zh", "paris"]),
             ["loopstep", "--lang", "zh", "play", "paris"]

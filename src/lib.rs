@@ -7,6 +7,8 @@
 //! - [`report`]: headless text and JSON output for `loopstep run`.
 //! - [`cli`]: the command line.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
+//! - [`redact`]: API keys, tokens and passwords replaced by a marker of
+//!   their kind, in whole runs at load.
 //! - [`tui`]: the teaching screen.
 //! - [`dialect`]: what each model API defines: wire shapes, stop reasons,
 //!   request rules, the names it uses.
@@ -16,6 +18,7 @@ pub mod dialect;
 pub mod engine;
 pub mod narrate;
 pub mod prices;
+pub mod redact;
 pub mod report;
 pub mod text;
 pub mod transcript;

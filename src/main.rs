@@ -2,7 +2,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use loopstep::cli::{
-    Cli, Command, DEFAULT_RUN, LoopFlags, ScreenFlags, execute, with_play_implied,
+    Cli, Command, DEFAULT_RUN, LoopFlags, RedactFlag, ScreenFlags, execute, with_play_implied,
 };
 use loopstep::text::sanitize;
 
@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         loop_flags: LoopFlags::default(),
         from: None,
         screen_flags: ScreenFlags::default(),
+        redact: RedactFlag::default(),
     });
     match execute(command, globals) {
         Ok(code) => code,

@@ -152,6 +152,12 @@ impl History {
         &self.all[..self.len]
     }
 
+    /// All the messages this history is a prefix of, shared with the
+    /// other runs of its log.
+    pub fn whole(&self) -> &Arc<Vec<Message>> {
+        &self.all
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -308,6 +314,11 @@ impl Localized {
             (Lang::Zh, Some(zh)) => zh,
             _ => &self.en,
         }
+    }
+
+    /// The run in each language it is kept in, to change in place.
+    pub fn transcripts_mut(&mut self) -> impl Iterator<Item = &mut Transcript> {
+        std::iter::once(&mut self.en).chain(self.zh.as_mut())
     }
 
     /// Every run of a source, in both languages: a native file is read

@@ -80,17 +80,21 @@ pub fn open_written(name: &str, bytes: impl AsRef<[u8]>) -> Result<Source, LoadE
 /// What `loopstep export ARGS -o -` writes to standard output; the export
 /// must succeed.
 pub fn exported(args: &[&str]) -> String {
+    printed(&[&["export"], args, &["-o", "-"]].concat())
+}
+
+/// What `loopstep ARGS` writes to standard output; the command must
+/// succeed.
+pub fn printed(args: &[&str]) -> String {
     let out = assert_cmd::Command::cargo_bin("loopstep")
         .unwrap()
-        .arg("export")
         .args(args)
-        .args(["-o", "-"])
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "export {args:?}: {}",
+        "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).expect("an export is UTF-8")
+    String::from_utf8(out.stdout).expect("loopstep writes UTF-8")
 }

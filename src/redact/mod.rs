@@ -1,0 +1,616 @@
+//! Secrets out of every text loopstep shows or writes: API keys, tokens,
+//! passwords and private keys become a marker that keeps their kind,
+//! `[redacted: anthropic key]`. A best effort by pattern, not a guarantee:
+//! a secret in none of the formats below, set to no telling name, stays.
+//!
+//! Scanned by hand in one pass rather than with the `regex` crate (or
+//! `regex-lite`): the rules want a word boundary before a token, a digit
+//! somewhere in it, and a look back from `=` or `:` to the name being set,
+//! which regexes say awkwardly and the crate would add build time for.
+//! Every rule starts on an ASCII byte and stops before one, so a cut never
+//! falls inside a character; a text with no secret is returned as it is,
+//! never copied, since a recording can be 50 MB.
+
+mod runs;
+
+pub use runs::{runs, source};
+
+use std::borrow::Cow;
+use std::ops::RangeInclusive;
+
+/// What a secret was, as its marker says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    AnthropicKey,
+    OpenAiKey,
+    AwsAccessKey,
+    GithubToken,
+    SlackToken,
+    BearerToken,
+    PrivateKey,
+    /// The value of a name like `password`.
+    Password,
+    /// The value of a name like `secret` or `secret_access_key`.
+    Secret,
+    /// The value of a name like `token` or `access_token`.
+    Token,
+    /// The value of a name like `api_key`.
+    ApiKey,
+}
+
+impl Kind {
+    fn label(self) -> &'static str {
+        match self {
+            Kind::AnthropicKey => "anthropic key",
+            Kind::OpenAiKey => "openai key",
+            Kind::AwsAccessKey => "aws access key",
+            Kind::GithubToken => "github token",
+            Kind::SlackToken => "slack token",
+            Kind::BearerToken => "bearer token",
+            Kind::PrivateKey => "private key",
+            Kind::Password => "password",
+            Kind::Secret => "secret",
+            Kind::Token => "token",
+            Kind::ApiKey => "api key",
+        }
+    }
+}
+
+/// How every marker begins; a value that already begins so is left alone,
+/// so that redacting twice changes nothing more.
+const MARKER_START: &str = "[redacted: ";
+
+fn marker(kind: Kind) -> String {
+    format!("{MARKER_START}{}]", kind.label())
+}
+
+/// A secret found: the bytes `start..end` of the text, to be replaced.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    start: usize,
+    end: usize,
+    kind: Kind,
+}
+
+/// `text` with every secret found replaced by its marker; borrowed, not
+/// copied, when there is none.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(next) = bytes[at..].iter().position(|b| STARTS[usize::from(*b)]) {
+        at += next;
+        let Some(found) = secret_at(text, at) else {
+            at += 1;
+            continue;
+        };
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+        out.push_str(&text[copied..found.start]);
+        out.push_str(&marker(found.kind));
+        copied = found.end;
+        at = found.end;
+    }
+    match out {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// The marker that replaces the whole value of a field whose name tells
+/// it is a secret (`"password": "…"` in a tool's input): of the kind of
+/// the known secret it begins with, if it does. None for an empty value,
+/// or one already redacted.
+fn whole_value(value: &str, kind: Kind) -> Option<String> {
+    is_value(value, 0, value.len()).then(|| marker(secret_in(value, 0, value.len(), kind).kind))
+}
+
+/// Whether `start..end` holds a value still to redact: not empty, and not
+/// a marker (which an unquoted value would see cut at its space).
+fn is_value(text: &str, start: usize, end: usize) -> bool {
+    start < end && !text[start..].starts_with(MARKER_START)
+}
+
+/// The bytes `secret_at` looks further at, to pass over the others fast.
+const STARTS: [bool; 256] = {
+    let mut starts = [false; 256];
+    let bytes = b"-=:BbsAgx";
+    let mut i = 0;
+    while i < bytes.len() {
+        starts[bytes[i] as usize] = true;
+        i += 1;
+    }
+    starts
+};
+
+/// The secret that begins at byte `at`, or for a name set with `=` or
+/// `:` at `at`, the value set.
+fn secret_at(text: &str, at: usize) -> Option<Found> {
+    match text.as_bytes()[at] {
+        b'-' => private_key(text, at),
+        b'=' | b':' => assigned(text, at),
+        b'B' | b'b' => bearer(text, at),
+        b's' | b'A' | b'g' | b'x' => prefixed(text, at),
+        _ => None,
+    }
+}
+
+/// The secret in `start..end`, found there under `kind`: of its own kind
+/// when it begins with a known secret, and running on as far as that one
+/// does (a private key's lines after `key=-----BEGIN`).
+fn secret_in(text: &str, start: usize, end: usize, kind: Kind) -> Found {
+    match secret_at(text, start) {
+        Some(inner) if inner.start == start => Found {
+            end: end.max(inner.end),
+            ..inner
+        },
+        _ => Found { start, end, kind },
+    }
+}
+
+fn is_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// Whether a token may start at `at`: not inside a word (`task-ant…` holds
+/// no `sk-ant-` key).
+fn starts_word(bytes: &[u8], at: usize) -> bool {
+    at == 0 || !is_word(bytes[at - 1])
+}
+
+/// A token format told by its prefix.
+struct Format {
+    prefixes: &'static [&'static str],
+    /// The bytes the rest of the token is made of.
+    body: fn(u8) -> bool,
+    /// How many of them, at least and at most.
+    len: RangeInclusive<usize>,
+    /// Whether the rest must hold a digit: a random key almost always
+    /// does, a word (`sk-learn-contributors`) does not.
+    digit: bool,
+    kind: Kind,
+}
+
+fn key_byte(byte: u8) -> bool {
+    is_word(byte) || byte == b'-'
+}
+
+fn upper_or_digit(byte: u8) -> bool {
+    byte.is_ascii_uppercase() || byte.is_ascii_digit()
+}
+
+fn alnum_or_dash(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'-'
+}
+
+/// The formats, the more particular prefix first. Lengths are of what
+/// follows the prefix, with room above today's: a longer run of the same
+/// bytes is something else (and is never scanned further than that).
+const FORMATS: &[Format] = &[
+    // Anthropic: keys start `sk-ant-` (`sk-ant-api03-` then about 95
+    // letters, digits, `-` and `_`); sources: GitLab's secret detection,
+    // https://gitlab.com/gitlab-org/gitlab/-/issues/481547 ("starts with
+    // sk-ant-api"), and "It starts with sk-ant-" in
+    // https://github.com/StuartMeeks/ficsit-foreman/wiki/Getting-an-Anthropic-API-Key.
+    Format {
+        prefixes: &["sk-ant-"],
+        body: key_byte,
+        len: 20..=300,
+        digit: true,
+        kind: Kind::AnthropicKey,
+    },
+    // OpenAI: `sk-` then letters and digits for the older user keys,
+    // `sk-proj-…` for project keys; sources: "support openai 'sk-proj-'
+    // apikey format", https://github.com/microsoft/autogen/pull/2426, and
+    // https://airbyte.com/agentic-data/openai-api-key ("project keys
+    // (sk-proj- prefix)", sent as `Authorization: Bearer …`).
+    Format {
+        prefixes: &["sk-"],
+        body: key_byte,
+        len: 20..=300,
+        digit: true,
+        kind: Kind::OpenAiKey,
+    },
+    // AWS: an access key id is 20 upper-case letters and digits, `AKIA`
+    // for a long-term key, `ASIA` for a temporary one from STS; sources:
+    // STS GetAccessKeyInfo (example `AKIAIOSFODNN7EXAMPLE`; "Access key IDs
+    // beginning with AKIA are long-term … ASIA are temporary"),
+    // https://docs.amazonaws.cn/goto/WebAPI/sts-2011-06-15/GetAccessKeyInfo,
+    // and the IAM guide's unique ID prefixes,
+    // https://docs.aws.amazon.com/en_cn/IAM/latest/UserGuide/reference_identifiers.md.
+    Format {
+        prefixes: &["AKIA", "ASIA"],
+        body: upper_or_digit,
+        len: 16..=16,
+        digit: false,
+        kind: Kind::AwsAccessKey,
+    },
+    // GitHub: `ghp_` personal, `gho_` OAuth, `ghu_` user-to-server, `ghs_`
+    // server-to-server and `ghr_` refresh tokens, of [A-Za-z0-9_], 36 after
+    // the prefix today and "up to 255 characters" announced; source:
+    // https://github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available.
+    // Fine-grained personal tokens: `github_pat_` and 82 more; sources:
+    // https://boostsecurityio.github.io/bagel/detectors/github-token and
+    // keyhog's detector, https://docs.rs/crate/keyhog-core/latest/source/detectors/github-pat.toml.
+    Format {
+        prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        body: is_word,
+        len: 30..=255,
+        digit: false,
+        kind: Kind::GithubToken,
+    },
+    // Slack: `xoxb-` bot, `xoxp-` user and `xapp-` app-level tokens
+    // (https://api.slack.com/authentication/token-types), `xoxe.xoxp-`
+    // configuration tokens (https://luke.carrier.im/notes/o5o62ke7zhoq6njjjopno9t/),
+    // `xoxc-`/`xoxd-` a browser session's (docs/01-authentication-setup.md
+    // of https://github.com/korotovsky/slack-mcp-server); `xoxe-` refresh,
+    // `xoxa-`, `xoxr-`, `xoxs-` older ones, as secret scanners list them
+    // (https://github.com/secretlint/secretlint/issues/16).
+    Format {
+        prefixes: &[
+            "xoxb-",
+            "xoxp-",
+            "xapp-",
+            "xoxe.xoxp-",
+            "xoxe-",
+            "xoxa-",
+            "xoxr-",
+            "xoxs-",
+            "xoxc-",
+            "xoxd-",
+        ],
+        body: alnum_or_dash,
+        len: 10..=300,
+        digit: true,
+        kind: Kind::SlackToken,
+    },
+];
+
+/// A token known by its prefix, starting at `at`.
+fn prefixed(text: &str, at: usize) -> Option<Found> {
+    let bytes = text.as_bytes();
+    if !starts_word(bytes, at) {
+        return None;
+    }
+    FORMATS.iter().find_map(|format| format.token_at(bytes, at))
+}
+
+impl Format {
+    fn token_at(&self, bytes: &[u8], at: usize) -> Option<Found> {
+        let prefix = self
+            .prefixes
+            .iter()
+            .find(|p| bytes[at..].starts_with(p.as_bytes()))?;
+        let start = at + prefix.len();
+        let len = bytes[start..]
+            .iter()
+            .take(self.len.end() + 1)
+            .take_while(|b| (self.body)(**b))
+            .count();
+        let end = start + len;
+        let fits = self.len.contains(&len)
+            && (!self.digit || bytes[start..end].iter().any(u8::is_ascii_digit))
+            && !bytes.get(end).is_some_and(u8::is_ascii_alphanumeric);
+        fits.then_some(Found {
+            start: at,
+            end,
+            kind: self.kind,
+        })
+    }
+}
+
+/// The token after `Bearer ` (the scheme's name in any case): its own
+/// kind if it is a known key, a bearer token otherwise. The token is
+/// RFC 6750's b64token (letters, digits, `-._~+/`, then `=`),
+/// https://www.rfc-editor.org/rfc/rfc6750#section-2.1; at least 16 of
+/// them with a digit, so that "the bearer of bad news" stays.
+fn bearer(text: &str, at: usize) -> Option<Found> {
+    const SCHEME: &[u8] = b"bearer";
+    let bytes = text.as_bytes();
+    let word = bytes.get(at..at + SCHEME.len())?;
+    if !word.eq_ignore_ascii_case(SCHEME) || !starts_word(bytes, at) {
+        return None;
+    }
+    let after = at + SCHEME.len();
+    let spaces = bytes[after..]
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let start = after + spaces;
+    let len = bytes[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(b))
+        .count();
+    let end = start + len;
+    let token = &bytes[start..end];
+    let fits = spaces > 0 && len >= 16 && token.iter().any(u8::is_ascii_digit);
+    fits.then(|| secret_in(text, start, end, Kind::BearerToken))
+}
+
+/// A private key block, `-----BEGIN … PRIVATE KEY-----` to its
+/// `-----END … PRIVATE KEY-----` (RFC 7468's textual encoding,
+/// https://www.rfc-editor.org/rfc/rfc7468, and OpenSSH's and PGP's alike);
+/// a block with no end is redacted to the end of the text.
+fn private_key(text: &str, at: usize) -> Option<Found> {
+    const BEGIN: &str = "-----BEGIN ";
+    const END: &str = "-----END ";
+    const DASHES: &str = "-----";
+    let label = text[at..].strip_prefix(BEGIN)?;
+    // The label is short: look no further for its closing dashes.
+    let head = &label.as_bytes()[..label.len().min(64)];
+    let close = head
+        .windows(DASHES.len())
+        .position(|w| w == DASHES.as_bytes())?;
+    if !label[..close].contains("PRIVATE KEY") {
+        return None;
+    }
+    let body = at + BEGIN.len() + close + DASHES.len();
+    let end = text[body..]
+        .find(END)
+        .map(|i| body + i + END.len())
+        .and_then(|label| text[label..].find(DASHES).map(|i| label + i + DASHES.len()))
+        .unwrap_or(text.len());
+    Some(Found {
+        start: at,
+        end,
+        kind: Kind::PrivateKey,
+    })
+}
+
+/// The value set at the separator `at` to a name that tells it is a
+/// secret: `"password": "…"` (JSON, also escaped inside a JSON string),
+/// `API_KEY=…` (an environment line, a flag `--token=…`), or `token: …`
+/// at the start of a line (YAML, a header). An unquoted `name: value`
+/// elsewhere is prose ("the token: it expires"), and stays.
+fn assigned(text: &str, at: usize) -> Option<Found> {
+    let bytes = text.as_bytes();
+    let name = name_before(text, at)?;
+    let kind = name_kind(name.text)?;
+    // `=>` and `:=` set too; `==` compares.
+    let mut value_at = at + 1;
+    match (bytes[at], bytes.get(value_at)) {
+        (b'=', Some(b'=')) => return None,
+        (b'=', Some(b'>')) | (b':', Some(b'=')) => value_at += 1,
+        _ => {}
+    }
+    value_at += bytes[value_at..]
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let yaml = bytes[at] == b':' && !name.quoted;
+    let value = value_after(bytes, value_at, yaml)?;
+    if yaml && !value.quoted && !starts_line(bytes, name.start) {
+        return None;
+    }
+    is_value(text, value.start, value.end).then(|| secret_in(text, value.start, value.end, kind))
+}
+
+/// A name before a separator, and where it starts (its opening quote
+/// included).
+struct Name<'a> {
+    text: &'a str,
+    quoted: bool,
+    start: usize,
+}
+
+fn is_name_byte(byte: u8) -> bool {
+    is_word(byte) || matches!(byte, b'-' | b'.')
+}
+
+/// The name before the separator at `at`, spaces between them skipped:
+/// bare, or in quotes (`"api_key"`, `'api_key'`, `\"api_key\"` inside a
+/// JSON string).
+fn name_before(text: &str, at: usize) -> Option<Name<'_>> {
+    let bytes = text.as_bytes();
+    let mut end = at;
+    while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    let quote = bytes[..end]
+        .last()
+        .copied()
+        .filter(|b| matches!(b, b'"' | b'\''));
+    end -= usize::from(quote.is_some());
+    let escaped = quote.is_some() && end > 0 && bytes[end - 1] == b'\\';
+    end -= usize::from(escaped);
+    // No limit: a separator ends every name, so each byte is looked back
+    // over once; and a name's last words decide alike however long it is,
+    // so redacting a token inside it decides nothing anew.
+    let len = bytes[..end]
+        .iter()
+        .rev()
+        .take_while(|b| is_name_byte(**b))
+        .count();
+    if len == 0 {
+        return None;
+    }
+    let start = end - len;
+    let opening: &[u8] = match (quote, escaped) {
+        (Some(q), true) => &[b'\\', q],
+        (Some(q), false) => &[q],
+        (None, _) => &[],
+    };
+    if !bytes[..start].ends_with(opening) {
+        return None;
+    }
+    Some(Name {
+        text: &text[start..end],
+        quoted: quote.is_some(),
+        start: start - opening.len(),
+    })
+}
+
+/// Whether only spaces or a YAML list's `-` stand between the line's start
+/// and `at` (looked at no further back than an indentation goes).
+fn starts_line(bytes: &[u8], at: usize) -> bool {
+    const MAX_INDENT: usize = 64;
+    bytes[..at]
+        .iter()
+        .rev()
+        .take(MAX_INDENT)
+        .find(|b| !matches!(b, b' ' | b'\t' | b'-'))
+        .is_none_or(|b| matches!(b, b'\n' | b'\r'))
+}
+
+/// Where a value is in the text.
+struct Span {
+    start: usize,
+    end: usize,
+    quoted: bool,
+}
+
+/// The value that starts at `at`: what its quotes hold (none if they are
+/// not closed on the line: `getpass("Password: ")`), or else a bare value.
+fn value_after(bytes: &[u8], at: usize, yaml: bool) -> Option<Span> {
+    let (opening, quote, escaped) = match bytes.get(at)? {
+        b'\\' if bytes.get(at + 1) == Some(&b'"') => (2, b'"', true),
+        q @ (b'"' | b'\'') => (1, *q, false),
+        _ => return bare_value(bytes, at, yaml),
+    };
+    let start = at + opening;
+    Some(Span {
+        start,
+        end: closing(bytes, start, quote, escaped)?,
+        quoted: true,
+    })
+}
+
+/// An unquoted value: the rest of the line after a YAML-like `name:`,
+/// else up to a space or a delimiter (`KEY=value`, `?password=…&`). None
+/// for code (`getpass()`, `os.environ[…]`), a variable (`$TOKEN`,
+/// `${{ secrets.TOKEN }}`) or a literal (`null`, `true`).
+fn bare_value(bytes: &[u8], at: usize, yaml: bool) -> Option<Span> {
+    let stop: fn(&u8) -> bool = if yaml {
+        |b| matches!(b, b'\n' | b'\r')
+    } else {
+        |b| b.is_ascii_whitespace() || b"\"'`,;&()[]{}<>".contains(b)
+    };
+    let len = bytes[at..]
+        .iter()
+        .position(stop)
+        .unwrap_or(bytes.len() - at);
+    let value = bytes[at..at + len].trim_ascii_end();
+    let end = at + value.len();
+    let code = matches!(bytes.get(end), Some(b'(' | b'['));
+    let literal = ["null", "none", "true", "false"]
+        .iter()
+        .any(|word| value.eq_ignore_ascii_case(word.as_bytes()));
+    if code || literal || value.starts_with(b"$") {
+        return None;
+    }
+    Some(Span {
+        start: at,
+        end,
+        quoted: false,
+    })
+}
+
+/// Where the quoted text from `start` ends: before its closing quote
+/// (`\"` when `escaped`), a backslash escaping the byte after it. None
+/// when the line or the text ends first.
+fn closing(bytes: &[u8], start: usize, quote: u8, escaped: bool) -> Option<usize> {
+    let mut at = start;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'\n' | b'\r' => return None,
+            b'\\' if escaped && bytes.get(at + 1) == Some(&quote) => return Some(at),
+            b'\\' => at += 2,
+            // Inside `\"…\"`, a bare `"` ends the string around them.
+            b if b == quote => return (!escaped).then_some(at),
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// The kind of secret a name says its value is: its last word `password`,
+/// `token`, `secret` or `apikey`, or `key` after `api`, `secret`,
+/// `private`, `access`… Words split at `_`, `-`, `.` and a capital after a
+/// small letter, in any case: `GITHUB_TOKEN`, `accessToken`, `x-api-key`,
+/// `AWS_SECRET_ACCESS_KEY`; `max_tokens` and `tokenizer` are no secrets.
+/// `pwd` is not taken: `PWD` is the working directory.
+fn name_kind(name: &str) -> Option<Kind> {
+    let (rest, last) = last_word(name);
+    let (_, before) = last_word(rest);
+    let is = |word: &str, names: &[&str]| names.iter().any(|n| word.eq_ignore_ascii_case(n));
+    if is(last, &["password", "passwd", "passphrase"]) {
+        Some(Kind::Password)
+    } else if is(last, &["token"]) {
+        Some(Kind::Token)
+    } else if is(last, &["apikey"]) || is(last, &["key"]) && is(before, &["api"]) {
+        Some(Kind::ApiKey)
+    } else if is(last, &["secret"])
+        || is(last, &["key"])
+            && is(
+                before,
+                &["secret", "private", "access", "signing", "encryption"],
+            )
+    {
+        Some(Kind::Secret)
+    } else {
+        None
+    }
+}
+
+/// What comes before a name's last word, and the word: `apiKey` →
+/// (`api`, `Key`), `API_KEY` → (`API`, `KEY`).
+fn last_word(name: &str) -> (&str, &str) {
+    const SEPARATORS: [char; 3] = ['_', '-', '.'];
+    let name = name.trim_end_matches(SEPARATORS);
+    let bytes = name.as_bytes();
+    let mut start = bytes.len();
+    while start > 0 && !SEPARATORS.contains(&char::from(bytes[start - 1])) {
+        start -= 1;
+        let camel =
+            start > 0 && bytes[start].is_ascii_uppercase() && bytes[start - 1].is_ascii_lowercase();
+        if camel {
+            break;
+        }
+    }
+    (name[..start].trim_end_matches(SEPARATORS), &name[start..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_words_at_separators_and_capitals() {
+        assert_eq!(last_word("apiKey"), ("api", "Key"));
+        assert_eq!(
+            last_word("AWS_SECRET_ACCESS_KEY"),
+            ("AWS_SECRET_ACCESS", "KEY")
+        );
+        assert_eq!(last_word("APIKey"), ("", "APIKey"));
+        assert_eq!(last_word("x-api-key_"), ("x-api", "key"));
+        assert_eq!(last_word("密码"), ("", "密码"));
+        assert_eq!(last_word(""), ("", ""));
+    }
+
+    #[test]
+    fn a_name_tells_a_secret_by_its_last_words() {
+        for (name, kind) in [
+            ("password", Some(Kind::Password)),
+            ("DB_PASSWORD", Some(Kind::Password)),
+            ("GITHUB_TOKEN", Some(Kind::Token)),
+            ("accessToken", Some(Kind::Token)),
+            ("api_key", Some(Kind::ApiKey)),
+            ("x-api-key", Some(Kind::ApiKey)),
+            ("apikey", Some(Kind::ApiKey)),
+            ("client_secret", Some(Kind::Secret)),
+            ("AWS_SECRET_ACCESS_KEY", Some(Kind::Secret)),
+            ("max_tokens", None),
+            ("input_tokens", None),
+            ("tokenizer", None),
+            ("PWD", None),
+            ("key", None),
+            ("monkey", None),
+            ("aws_access_key_id", None),
+        ] {
+            assert_eq!(name_kind(name), kind, "{name}");
+        }
+    }
+}
