@@ -3,6 +3,7 @@
 mod banner;
 mod budget;
 mod caption;
+mod compare;
 mod detail;
 mod diagram;
 mod growth;
@@ -29,6 +30,7 @@ use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
+pub use compare::draw as draw_compare;
 pub use diagram::{Mark, marked as diagram_marks};
 pub use timeline::Marks;
 
