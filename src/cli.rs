@@ -1,6 +1,7 @@
 //! The command line: subcommands, flags, and what each exit code means.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,6 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::compare;
 use crate::engine::{CheckPolicy, Config, MAX_TURNS, Mistake, Trace};
 use crate::narrate::Lang;
 use crate::prices::Prices;
@@ -183,6 +185,46 @@ pub enum Command {
         #[command(flatten)]
         redact: RedactFlag,
     },
+    /// Two runs side by side, or one run under two settings, stepping
+    /// together; marks the first step where they part (`v` goes there).
+    #[command(
+        long_about = "Two runs side by side, or one run under two settings, stepping together.\n\n\
+            Both columns show the loop diagram, `messages`, the turn budget and the caption at \
+            the same step number; a side whose run has ended stays on its last step. The row \
+            under the title names the first step where the two replays differ, and `v` goes \
+            there. The loop flags set both sides; --left-… and --right-… set one side only.\n\n\
+            Keys: →/← step, n/p (]/[) turn, Home/End, v first divergence, L 中文, t theme, \
+            ? help, q quit. With --format, or when standard output is no terminal, it prints \
+            instead: text (a line a side, then the divergence) or JSON.",
+        after_help = "Examples:\n  \
+            loopstep compare aurora-run aurora-run --right-max-turns 2   the same run, a budget of 2 on the right\n  \
+            loopstep compare aurora-run aurora-run --right-check lesson  the lesson's check against production's\n  \
+            loopstep compare paris paris --right-mistake drop-results    the correct loop against a mistake\n  \
+            loopstep compare a.json b.json --format json                 where two recordings part, as JSON"
+    )]
+    Compare {
+        /// The left run: a built-in run's name, or a transcript or recording's path.
+        left: String,
+        /// The right run: the same as the left, or another.
+        right: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        #[command(flatten)]
+        sides: SideFlags,
+        /// Print instead of opening the screen: text, or JSON with the
+        /// first divergence [default: the screen, or text when standard
+        /// output is no terminal].
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Read the files as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        /// Colours: dark, light for a bright room, high-contrast for a
+        /// projector (`t` cycles). NO_COLOR set in the environment draws
+        /// without colour whatever the theme.
+        #[arg(long, value_enum, default_value_t)]
+        theme: Theme,
+    },
     /// List the built-in runs.
     List,
     /// Write a run, step by step with the screen's captions, as a handout
@@ -276,6 +318,46 @@ pub struct RedactFlag {
     /// by pattern, not a guarantee.
     #[arg(long)]
     redact: bool,
+}
+
+/// `compare`'s flags for one side: each overrides the loop flag of the
+/// same name on that side only.
+#[derive(Debug, Default, Args)]
+pub struct SideFlags {
+    /// The left run's turn budget.
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    left_max_turns: Option<NonZeroU32>,
+    /// The right run's turn budget.
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    right_max_turns: Option<NonZeroU32>,
+    /// The left run's check.
+    #[arg(long, value_enum, value_name = "CHECK")]
+    left_check: Option<Check>,
+    /// The right run's check.
+    #[arg(long, value_enum, value_name = "CHECK")]
+    right_check: Option<Check>,
+    /// The left run's common mistake.
+    #[arg(long, value_enum, value_name = "NAME")]
+    left_mistake: Option<MistakeArg>,
+    /// The right run's common mistake.
+    #[arg(long, value_enum, value_name = "NAME")]
+    right_mistake: Option<MistakeArg>,
+}
+
+impl SideFlags {
+    /// The loop flags of each side: the shared ones, overridden where a
+    /// side has its own.
+    fn split(&self, shared: &LoopFlags) -> [LoopFlags; 2] {
+        let side = |max_turns: Option<NonZeroU32>, check: Option<Check>, mistake| LoopFlags {
+            max_turns: max_turns.or(shared.max_turns),
+            check: check.unwrap_or(shared.check),
+            mistake: Option::or(mistake, shared.mistake),
+        };
+        [
+            side(self.left_max_turns, self.left_check, self.left_mistake),
+            side(self.right_max_turns, self.right_check, self.right_mistake),
+        ]
+    }
 }
 
 /// The common mistakes, for `--mistake`.
@@ -500,14 +582,7 @@ fn screen_runs(
     redact: bool,
 ) -> Result<(Vec<Localized>, usize), Failure> {
     let mut runs = Localized::builtins()?;
-    let index = match BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
-        Some(index) => index,
-        None => {
-            let index = runs.len();
-            runs.extend(Localized::open(name_or_path, how)?);
-            index
-        }
-    };
+    let index = add_run(&mut runs, name_or_path, how)?;
     if redact {
         redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
     }
@@ -527,6 +602,46 @@ fn open_redacted(
         redact::source(&mut source);
     }
     Ok(source)
+}
+
+/// The index of a built-in run in `runs`, or of the first run of a file,
+/// added to them.
+fn add_run(runs: &mut Vec<Localized>, name_or_path: &str, how: &Opening) -> Result<usize, Failure> {
+    if let Some(index) = BUILTIN_NAMES.iter().position(|n| *n == name_or_path) {
+        return Ok(index);
+    }
+    let index = runs.len();
+    runs.extend(Localized::open(name_or_path, how)?);
+    Ok(index)
+}
+
+/// The runs a compare screen opens: the built-ins, then the runs of each
+/// file that is not one of them; and the index of each side's run (a
+/// file's first).
+fn compared_runs(
+    [left, right]: [&str; 2],
+    how: &Opening,
+) -> Result<(Vec<Localized>, [usize; 2]), Failure> {
+    let (mut runs, left_index) = screen_runs(left, how, false)?;
+    let right_index = match right == left {
+        true => left_index,
+        false => add_run(&mut runs, right, how)?,
+    };
+    Ok((runs, [left_index, right_index]))
+}
+
+/// A side of `compare --format`: the first run of its source, replayed whole.
+fn compared<'a>(
+    source: &'a Source,
+    flags: &LoopFlags,
+    lang: Lang,
+) -> Result<compare::Compared<'a>, Failure> {
+    let transcript = source
+        .runs
+        .first()
+        .ok_or_else(|| Failure::Refused("there is no run in it to compare".to_owned()))?;
+    let trace = transcript.replay_in(flags.config(transcript), lang);
+    Ok(compare::Compared { transcript, trace })
 }
 
 fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
@@ -589,6 +704,50 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             match format {
                 Format::Text => emit(&report::text(&source, &traces, (lang, prices)))?,
                 Format::Json => write_json(&report::json(&source, &traces, prices))?,
+            }
+        }
+        Command::Compare {
+            left,
+            right,
+            loop_flags,
+            sides,
+            format,
+            from,
+            theme,
+        } => {
+            ensure_exists(&left)?;
+            ensure_exists(&right)?;
+            let [left_flags, right_flags] = sides.split(&loop_flags);
+            let format = format.or_else(|| {
+                let screen = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+                (!screen).then_some(Format::Text)
+            });
+            let how = globals.opening(from);
+            let Some(format) = format else {
+                let (runs, [left_index, right_index]) = compared_runs([&left, &right], &how)?;
+                let screen = ScreenFlags {
+                    theme,
+                    ..ScreenFlags::default()
+                };
+                let settings = [
+                    left_flags.settings(lang, screen),
+                    right_flags.settings(lang, screen),
+                ];
+                tui::compare::play(
+                    &runs,
+                    [(left_index, settings[0]), (right_index, settings[1])],
+                )?;
+                return Ok(ExitCode::SUCCESS);
+            };
+            let (left_source, right_source) =
+                (open_in(&left, &how, lang)?, open_in(&right, &how, lang)?);
+            let (left, right) = (
+                compared(&left_source, &left_flags, lang)?,
+                compared(&right_source, &right_flags, lang)?,
+            );
+            match format {
+                Format::Text => emit(&compare::text(&left, &right, lang))?,
+                Format::Json => write_json(&compare::json(&left, &right))?,
             }
         }
         Command::Export {

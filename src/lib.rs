@@ -14,6 +14,7 @@
 //!   request rules, the names it uses.
 
 pub mod cli;
+pub mod compare;
 pub mod dialect;
 pub mod engine;
 pub mod narrate;

@@ -7,7 +7,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
-use crate::engine::{Budget, Outcome, SAFETY_CAP, Trace};
+use crate::engine::{Budget, Outcome, SAFETY_CAP, Step, Trace};
 use crate::narrate::{Lang, Say};
 use crate::prices::Prices;
 use crate::text::one_line;
@@ -238,7 +238,7 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
     let steps: Vec<Value> = trace
         .steps
         .iter()
-        .map(|step| in_dialect(dialect, json!(step)))
+        .map(|step| step_json(dialect, step))
         .collect();
     let mut report = json!({
         "transcript": transcript.id,
@@ -288,6 +288,11 @@ fn verification_label(v: &Verification) -> &'static str {
         Verification::Verified(_) => "verified",
         Verification::NotVerified(_) => "not_verified",
     }
+}
+
+/// A step as `run --format json` writes it, in the run's own field names.
+pub fn step_json(dialect: Dialect, step: &Step) -> Value {
+    in_dialect(dialect, json!(step))
 }
 
 /// A step's JSON with the run's own field names: the stop-reason field is

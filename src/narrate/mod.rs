@@ -12,6 +12,7 @@
 //! stay as they are.
 
 mod captions;
+mod compare;
 mod detail;
 mod notes;
 mod report;
@@ -19,6 +20,7 @@ mod screen;
 mod steps;
 
 pub use captions::Failed;
+pub use compare::Side;
 pub use screen::GaugeState;
 
 use crate::dialect::{Dialect, Words};

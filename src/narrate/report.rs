@@ -14,7 +14,20 @@ impl Say {
         check: CheckPolicy,
         mistake: Option<Mistake>,
     ) -> String {
-        let (api, check) = (self.w.api, self.check_label(check));
+        let settings = self.run_settings(budget, max_turns, check, mistake);
+        format!("{id} · {} · {settings}", self.w.api)
+    }
+
+    /// How the loop is set up: "max_turns 2 · production check", and the
+    /// mistake it makes, if any.
+    pub fn run_settings(
+        self,
+        budget: Budget,
+        max_turns: u32,
+        check: CheckPolicy,
+        mistake: Option<Mistake>,
+    ) -> String {
+        let check = self.check_label(check);
         let budget = match (self.lang, budget) {
             (_, Budget::MaxTurns) => format!("max_turns {max_turns}"),
             (Lang::En, Budget::SafetyCap) => format!("no max_turns (safety cap {SAFETY_CAP})"),
@@ -25,7 +38,7 @@ impl Say {
             (Lang::En, Some(m)) => format!(" · MISTAKE: {}", m.name()),
             (Lang::Zh, Some(m)) => format!(" · 常见错误：{}（{}）", self.mistake_name(m), m.name()),
         };
-        format!("{id} · {api} · {budget} · {check}{mistake}")
+        format!("{budget} · {check}{mistake}")
     }
 
     pub fn question_line(self, question: &str) -> String {

@@ -176,8 +176,15 @@ impl<'a> App<'a> {
     }
 
     /// Moves to step `number` (1-based), or the last there is.
-    fn go_to_step(&mut self, number: usize) {
+    pub fn go_to_step(&mut self, number: usize) {
         self.move_to(number.saturating_sub(1));
+    }
+
+    /// Replays the run as far as `steps` steps (fewer when it ends sooner)
+    /// without moving the cursor: for a reader that looks ahead of it, as
+    /// the compare screen does for where two runs part.
+    pub fn replay_as_far_as(&mut self, steps: usize) {
+        self.replay.reach(steps.saturating_sub(1));
     }
 
     pub fn transcript(&self) -> &'a Transcript {

@@ -96,29 +96,31 @@ pub struct Key {
     pub ctrl: bool,
 }
 
-const fn key(code: KeyCode) -> Key {
+pub const fn key(code: KeyCode) -> Key {
     Key { code, ctrl: false }
 }
 
-const fn ch(c: char) -> Key {
+pub const fn ch(c: char) -> Key {
     key(KeyCode::Char(c))
 }
 
 /// One row of the help: a set of keys and its action, and optionally the
-/// opposite action on the same row (previous for next, down for up).
-pub struct Binding {
+/// opposite action on the same row (previous for next, down for up). The
+/// actions are the main screen's, or those of another screen with a table
+/// of its own (`compare`).
+pub struct Binding<A: 'static = Action> {
     pub keys: &'static [Key],
-    pub action: Action,
-    pub opposite: Option<(&'static [Key], Action)>,
+    pub action: A,
+    pub opposite: Option<(&'static [Key], A)>,
     /// The words for this row, in the reader's language.
     pub help: Words,
     /// Shown in the footer when set, as "→/← step".
     pub footer: Option<Words>,
 }
 
-impl Binding {
+impl<A: Copy> Binding<A> {
     /// Every (keys, action) pair this row binds.
-    fn pairs(&self) -> impl Iterator<Item = (&'static [Key], Action)> {
+    fn pairs(&self) -> impl Iterator<Item = (&'static [Key], A)> {
         std::iter::once((self.keys, self.action)).chain(self.opposite)
     }
 }
@@ -126,7 +128,7 @@ impl Binding {
 /// A label of the help or the footer, in the language of a [`Say`].
 pub type Words = fn(Say) -> &'static str;
 
-const fn one(keys: &'static [Key], action: Action, help: Words) -> Binding {
+pub const fn one<A: Copy>(keys: &'static [Key], action: A, help: Words) -> Binding<A> {
     Binding {
         keys,
         action,
@@ -136,13 +138,13 @@ const fn one(keys: &'static [Key], action: Action, help: Words) -> Binding {
     }
 }
 
-const fn pair(
+pub const fn pair<A: Copy>(
     keys: &'static [Key],
-    action: Action,
+    action: A,
     back: &'static [Key],
-    back_action: Action,
+    back_action: A,
     help: Words,
-) -> Binding {
+) -> Binding<A> {
     Binding {
         keys,
         action,
@@ -153,14 +155,14 @@ const fn pair(
 }
 
 /// The same binding, also shown in the footer under `label`.
-const fn in_footer(binding: Binding, label: Words) -> Binding {
+pub const fn in_footer<A: Copy>(binding: Binding<A>, label: Words) -> Binding<A> {
     Binding {
         footer: Some(label),
         ..binding
     }
 }
 
-const CTRL_C: Key = Key {
+pub const CTRL_C: Key = Key {
     code: KeyCode::Char('c'),
     ctrl: true,
 };
@@ -345,11 +347,20 @@ pub fn action_for(event: KeyEvent) -> Option<Action> {
     {
         return Some(Action::Digit(c as u8 - b'0'));
     }
+    look_up(BINDINGS, event)
+}
+
+/// The action `table` binds to a key press; `None` for releases and
+/// unbound keys.
+pub fn look_up<A: Copy>(table: &[Binding<A>], event: KeyEvent) -> Option<A> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
     let pressed = Key {
         code: event.code,
-        ctrl,
+        ctrl: event.modifiers.contains(KeyModifiers::CONTROL),
     };
-    BINDINGS
+    table
         .iter()
         .flat_map(Binding::pairs)
         .find(|(keys, _)| keys.contains(&pressed))
@@ -385,7 +396,12 @@ pub fn key_name(k: &Key) -> String {
 
 /// Footer entries: (keys, label), e.g. ("n/p", "turn").
 pub fn footer_entries(say: Say) -> Vec<(String, &'static str)> {
-    BINDINGS
+    footer_entries_of(BINDINGS, say)
+}
+
+/// The footer entries of any table of bindings.
+pub fn footer_entries_of<A: Copy>(table: &[Binding<A>], say: Say) -> Vec<(String, &'static str)> {
+    table
         .iter()
         .filter_map(|b| {
             let label = b.footer?;
@@ -405,22 +421,48 @@ pub fn footer_entries(say: Say) -> Vec<(String, &'static str)> {
 pub fn help_rows(say: Say) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
-        .map(|b| {
-            let mut sides: Vec<String> = b
-                .pairs()
-                .map(|(keys, _)| keys.iter().map(key_name).collect::<Vec<_>>().join(" "))
-                .collect();
-            if b.action == Action::NextRun {
-                sides.push("1 … 9".to_owned());
+        .map(|b| match help_row(b, say) {
+            (keys, _) if b.action == Action::NextRun => {
+                (format!("{keys} / 1 … 9"), say.key_run_or_pick())
             }
-            let help = if b.action == Action::NextRun {
-                say.key_run_or_pick()
-            } else {
-                (b.help)(say)
-            };
-            (sides.join(" / "), help)
+            row => row,
         })
         .collect()
+}
+
+/// The help rows of any table of bindings.
+pub fn help_rows_of<A: Copy>(table: &[Binding<A>], say: Say) -> Vec<(String, &'static str)> {
+    table.iter().map(|b| help_row(b, say)).collect()
+}
+
+/// A binding's row of the help: every key of each side, and its words.
+fn help_row<A: Copy>(binding: &Binding<A>, say: Say) -> (String, &'static str) {
+    let sides: Vec<String> = binding
+        .pairs()
+        .map(|(keys, _)| keys.iter().map(key_name).collect::<Vec<_>>().join(" "))
+        .collect();
+    (sides.join(" / "), (binding.help)(say))
+}
+
+/// Fails unless every binding of `table` has help in every language and
+/// no key is bound twice.
+#[cfg(test)]
+pub fn check_table<A: Copy>(table: &[Binding<A>]) {
+    use crate::dialect::Dialect;
+    use crate::narrate::Lang;
+    let mut seen = Vec::new();
+    for binding in table {
+        for lang in Lang::ALL {
+            let say = Say::new(lang, Dialect::AnthropicMessages);
+            assert!(!(binding.help)(say).is_empty());
+        }
+        for (keys, _) in binding.pairs() {
+            for key in keys {
+                assert!(!seen.contains(key), "{key:?} bound twice");
+                seen.push(*key);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -509,18 +551,6 @@ mod tests {
 
     #[test]
     fn every_binding_has_help_and_no_key_is_bound_twice() {
-        let mut seen = Vec::new();
-        for binding in BINDINGS {
-            for lang in Lang::ALL {
-                let say = Say::new(lang, Dialect::AnthropicMessages);
-                assert!(!(binding.help)(say).is_empty());
-            }
-            for (keys, _) in binding.pairs() {
-                for key in keys {
-                    assert!(!seen.contains(key), "{key:?} bound twice");
-                    seen.push(*key);
-                }
-            }
-        }
+        check_table(BINDINGS);
     }
 }

@@ -4,6 +4,7 @@
 //! from an [`EventSource`], so tests drive it with a script of keys.
 
 pub mod app;
+pub mod compare;
 pub mod handout;
 pub mod keymap;
 pub mod link;

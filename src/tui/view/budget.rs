@@ -89,6 +89,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(outcome, outcome_area);
 }
 
+/// Columns the outcome keeps for itself beside the goal check.
+const OUTCOME_ROOM: usize = 8;
+
 /// "outcome: …" in at most `room` columns; an answer is shortened to fit,
 /// the goal check never.
 fn outcome_line(app: &App, room: usize) -> Line<'static> {
@@ -127,6 +130,8 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
         )),
         Verification::NotChecked => None,
     };
+    // The outcome comes first: in a narrow row the goal check gives way.
+    let goal = goal.filter(|g| width_of(&label) + g.width() + OUTCOME_ROOM <= room);
     let goal_width = goal.as_ref().map_or(0, Span::width);
     let text_room = room.saturating_sub(width_of(&label) + goal_width).max(4);
     let (text, style) = match trace.outcome() {

@@ -6,18 +6,24 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::narrate::Say;
-use crate::tui::keymap::{footer_entries, help_rows};
 use crate::tui::theme;
 
-/// The key bar; while the run plays by itself, `playing` comes first
-/// (the keys after it are cut where the line ends).
-pub fn render_footer(frame: &mut Frame, area: Rect, say: Say, playing: Option<&str>) {
+/// The key bar of `entries` (from a keymap's table); while the run plays
+/// by itself, `playing` comes first (the keys after it are cut where the
+/// line ends).
+pub fn render_footer(
+    frame: &mut Frame,
+    area: Rect,
+    say: Say,
+    playing: Option<&str>,
+    entries: Vec<(String, &str)>,
+) {
     let mut spans = vec![Span::raw(" ")];
     if let Some(speed) = playing {
         spans.push(Span::styled(say.autoplay_status(speed), theme::PLAYING));
         spans.push(Span::raw("  "));
     }
-    for (n, (keys, label)) in footer_entries(say).into_iter().enumerate() {
+    for (n, (keys, label)) in entries.into_iter().enumerate() {
         if n > 0 {
             spans.push(Span::raw("  "));
         }
@@ -27,11 +33,16 @@ pub fn render_footer(frame: &mut Frame, area: Rect, say: Say, playing: Option<&s
     frame.render_widget(Line::from(spans), area);
 }
 
-/// The help, centred; when it is taller than the screen it scrolls
-/// (`scroll` rows past) and says so at its foot. Returns how many rows it
-/// can scroll past.
-pub fn render_overlay(frame: &mut Frame, area: Rect, say: Say, scroll: usize) -> usize {
-    let rows = help_rows(say);
+/// The help's `rows` (from a keymap's table), centred; when it is taller
+/// than the screen it scrolls (`scroll` rows past) and says so at its foot.
+/// Returns how many rows it can scroll past.
+pub fn render_overlay(
+    frame: &mut Frame,
+    area: Rect,
+    say: Say,
+    rows: Vec<(String, &str)>,
+    scroll: usize,
+) -> usize {
     let key_width = rows
         .iter()
         .map(|(k, _)| crate::text::width(k))

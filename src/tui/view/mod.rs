@@ -3,6 +3,7 @@
 mod banner;
 mod budget;
 mod caption;
+mod compare;
 mod detail;
 mod diagram;
 mod growth;
@@ -21,6 +22,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::app::App;
+use super::keymap::{footer_entries, help_rows};
 use super::theme::{self, Look};
 use crate::narrate::Say;
 use crate::text::one_line;
@@ -28,6 +30,7 @@ use crate::transcript::Stage;
 
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
+pub use compare::draw as draw_compare;
 pub use diagram::{Mark, marked as diagram_marks};
 pub use timeline::Marks;
 
@@ -201,10 +204,25 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
         (say.search_status(search.query().text(), tally), theme::KEY)
     } else {
         let playing = app.playing.then(|| app.speed());
-        return help::render_footer(frame, area, say, playing);
+        return help::render_footer(frame, area, say, playing, footer_entries(say));
     };
     let text = one_line(&text, usize::from(area.width).saturating_sub(1));
     frame.render_widget(Line::styled(format!(" {text}"), style), area);
+}
+
+/// Instead of the screen, on a terminal below the minimum: how large it
+/// needs to be, whole and centred, in as many rows as it takes (as fit).
+fn render_too_small(frame: &mut Frame, say: Say) {
+    let area = frame.area();
+    let message = say.too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
+    let lines = wrap::wrap(vec![Line::raw(message)], usize::from(area.width));
+    let height = (lines.len() as u16).min(area.height);
+    let middle = Rect {
+        y: (area.height - height) / 2,
+        height,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), middle);
 }
 
 pub fn draw(frame: &mut Frame, app: &App) -> Extents {
@@ -222,16 +240,7 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
     let say = app.say();
     let area = frame.area();
     let Some(areas) = areas(area, diagram::width(app.say()), app.growth) else {
-        let message = say.too_small(area.width, area.height, MIN_WIDTH, MIN_HEIGHT);
-        // Whole, centred, as many rows as it takes (as fit).
-        let lines = wrap::wrap(vec![Line::raw(message)], usize::from(area.width));
-        let height = (lines.len() as u16).min(area.height);
-        let middle = Rect {
-            y: (area.height - height) / 2,
-            height,
-            ..area
-        };
-        frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), middle);
+        render_too_small(frame, say);
         return Extents::default();
     };
     title::render_title(frame, areas.title, app);
@@ -267,7 +276,7 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
         }
     }
     let help = if app.show_help {
-        help::render_overlay(frame, area, app.say(), app.help_scroll)
+        help::render_overlay(frame, area, say, help_rows(say), app.help_scroll)
     } else {
         0
     };
