@@ -150,6 +150,14 @@ impl Say {
         }
     }
 
+    /// A tool call that started a sub-agent, whose run is open too.
+    pub fn detail_subagent(self, title: &str) -> String {
+        match self.lang {
+            Lang::En => format!("▸ started a sub-agent, the run “{title}” · Enter opens it"),
+            Lang::Zh => format!("▸ 启动了子代理，即运行“{title}” · Enter 打开"),
+        }
+    }
+
     /// A call's recorded tokens, the cache's part named, and what they
     /// cost when a price list has the model.
     pub fn detail_usage(self, usage: &Usage, cost: Option<f64>) -> String {

@@ -379,6 +379,22 @@ impl Say {
         }
     }
 
+    pub fn key_open(self) -> &'static str {
+        self.pick(
+            "open the sub-agent a tool call started (Esc comes back); else next",
+            "打开工具调用启动的子代理（Esc 返回）；否则下一步",
+        )
+    }
+
+    /// The title bar in a sub-agent: the runs it was opened from, then it.
+    pub fn breadcrumb(self, titles: &[String]) -> String {
+        let path = titles.join(" › ");
+        match self.lang {
+            Lang::En => format!("Esc ← {path}"),
+            Lang::Zh => format!("Esc 返回 ← {path}"),
+        }
+    }
+
     pub fn key_theme(self) -> &'static str {
         self.pick(
             "colours: dark / light / high contrast",

@@ -99,6 +99,9 @@ pub struct App<'a> {
     pub to_copy: Option<String>,
     /// The price list given with `--prices`, for what calls cost.
     pub prices: Option<Prices>,
+    /// The runs a sub-agent was opened from, and the step each was on,
+    /// outermost first: Esc goes back along it.
+    pub trail: Vec<(usize, usize)>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -156,6 +159,7 @@ impl<'a> App<'a> {
             link: None,
             to_copy: None,
             prices: None,
+            trail: Vec::new(),
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
@@ -347,6 +351,53 @@ impl<'a> App<'a> {
             search.scan(&replay.view(), replay.is_complete(), 1024);
         }
         self.take_search_jump();
+    }
+
+    /// The run a tool call at step `index` started, when it started a
+    /// sub-agent: an open run whose question is the prompt the call handed
+    /// on. Claude Code's Task tool gives its sub-agent `prompt`, and the
+    /// sub-agent's side chain opens with it; any importer whose runs do
+    /// the same links the same way.
+    pub fn subagent_at(&self, index: usize) -> Option<usize> {
+        let Event::Dispatch { input, .. } = &self.replay.steps().get(index)?.event else {
+            return None;
+        };
+        let prompt = input.get("prompt")?.as_str()?;
+        (0..self.runs.len())
+            .filter(|&run| run != self.current)
+            .find(|&run| self.runs[run].get(self.lang).question == prompt)
+    }
+
+    pub fn run_title(&self, run: usize) -> String {
+        self.runs[run].get(self.lang).title.clone()
+    }
+
+    /// The titles of the runs on the trail, outermost first, then this one's.
+    pub fn breadcrumb(&self) -> Vec<String> {
+        self.trail
+            .iter()
+            .map(|&(run, _)| self.run_title(run))
+            .chain([self.transcript().title.clone()])
+            .collect()
+    }
+
+    /// Enter on a tool call that started a sub-agent: its run, from the
+    /// start; whether there was one to open.
+    fn open_subagent(&mut self) -> bool {
+        let Some(run) = self.subagent_at(self.cursor) else {
+            return false;
+        };
+        self.trail.push((self.current, self.cursor));
+        self.open_run(run);
+        true
+    }
+
+    /// Esc in a sub-agent: back to the run that started it, on the same step.
+    fn leave_subagent(&mut self) {
+        if let Some((run, step)) = self.trail.pop() {
+            self.open_run(run);
+            self.move_to(step);
+        }
     }
 
     /// What `usage` cost on this run's model, when a price list has it.
@@ -554,6 +605,14 @@ fn continues(earlier: &Localized, later: &Localized) -> bool {
 const DETAIL_PAGE: usize = 5;
 
 pub fn update(app: &mut App, action: Action) {
+    // Enter opens the sub-agent a tool call started; anywhere else, and in
+    // a prompt or the help, it is the next step.
+    let free = !app.show_help && app.step_prompt.is_none() && app.search_prompt.is_none();
+    let action = match action {
+        Action::Open if free && app.open_subagent() => return,
+        Action::Open => Action::Next,
+        other => other,
+    };
     // The link `y` showed stays until the next key.
     if !matches!(action, Action::Drawn(_) | Action::Resize(..) | Action::Tick) {
         app.link = None;
@@ -779,6 +838,7 @@ pub fn update(app: &mut App, action: Action) {
         // Text typed outside a prompt: nothing to type into.
         Action::Type(_) | Action::Erase | Action::Submit => {}
         Action::Back if app.search.is_some() => app.search = None,
+        Action::Back if !app.trail.is_empty() => app.leave_subagent(),
         Action::NextMistake => app.set_config(Config {
             mistake: Mistake::cycle(app.config().mistake),
             ..app.config()
@@ -811,6 +871,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::ClickedStep(step) => app.move_to(step),
         // Read as a step above, or dropped.
         Action::Click(..) => {}
+        // Read as a sub-agent or the next step above.
+        Action::Open => {}
         Action::ToggleQuiz => {
             app.quiz = match app.quiz {
                 Some(_) => None,

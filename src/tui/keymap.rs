@@ -40,6 +40,8 @@ pub enum Action {
     NextWrong,
     /// `y`: the command that reopens this frame, to the clipboard.
     CopyLink,
+    /// Enter: opens the sub-agent a tool call started; else the next step.
+    Open,
     /// The next or previous match of the search (`n`, `N`); without one,
     /// the next or previous turn.
     NextMatch,
@@ -170,7 +172,7 @@ pub const CTRL_C: Key = Key {
 pub const BINDINGS: &[Binding] = &[
     in_footer(
         pair(
-            &[key(KeyCode::Right), ch('l'), ch(' '), key(KeyCode::Enter)],
+            &[key(KeyCode::Right), ch('l'), ch(' ')],
             Action::Next,
             &[key(KeyCode::Left), ch('h'), key(KeyCode::Backspace)],
             Action::Prev,
@@ -274,6 +276,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     one(&[ch('!')], Action::NextWrong, Say::key_wrong),
     one(&[ch('y')], Action::CopyLink, Say::key_link),
+    one(&[key(KeyCode::Enter)], Action::Open, Say::key_open),
     one(&[ch('a')], Action::ToggleAutoplay, Say::key_autoplay),
     pair(
         &[ch('>')],
@@ -478,14 +481,10 @@ mod tests {
     #[test]
     fn the_documented_keys_map_to_their_actions() {
         let none = KeyModifiers::NONE;
-        for code in [
-            KeyCode::Right,
-            KeyCode::Char('l'),
-            KeyCode::Char(' '),
-            KeyCode::Enter,
-        ] {
+        for code in [KeyCode::Right, KeyCode::Char('l'), KeyCode::Char(' ')] {
             assert_eq!(press(code, none), Some(Action::Next));
         }
+        assert_eq!(press(KeyCode::Enter, none), Some(Action::Open));
         for code in [KeyCode::Left, KeyCode::Char('h'), KeyCode::Backspace] {
             assert_eq!(press(code, none), Some(Action::Prev));
         }

@@ -208,6 +208,10 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::TEXT,
                 ),
             ];
+            if let Some(run) = app.subagent_at(app.cursor()) {
+                let title = &app.run_title(run);
+                lines.push(Line::styled(say.detail_subagent(&short(title)), theme::KEY));
+            }
             let (label, style) = if output.is_error {
                 (say.detail_error(), theme::ERROR)
             } else {

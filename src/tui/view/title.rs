@@ -13,7 +13,12 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
     let say = app.say();
     let (index, count) = app.runs();
     let label = (format!(" {} │ ", say.app_name()), theme::TITLE);
-    let title = (&app.transcript().title, Style::new());
+    // In a sub-agent, the runs it was opened from come first.
+    let title = match app.trail.is_empty() {
+        true => app.transcript().title.clone(),
+        false => say.breadcrumb(&app.breadcrumb()),
+    };
+    let title = (&title, Style::new());
     // A deliberate mistake turns the bar red and names itself.
     let (right, styles) = match app.config().mistake {
         Some(mistake) => (

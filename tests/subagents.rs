@@ -1,0 +1,59 @@
+//! A tool call that started a sub-agent: Enter opens the sub-agent's run,
+//! the title shows where it was opened from, Esc comes back to the step.
+
+mod common;
+
+use common::screen::drive;
+use loopstep::transcript::{Localized, Opening};
+use loopstep::tui::{App, Settings};
+
+fn project() -> Vec<Localized> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-code-project"
+    );
+    Localized::open(path, &Opening::default()).unwrap()
+}
+
+#[test]
+fn enter_on_a_task_call_opens_its_sub_agent_and_esc_comes_back() {
+    let runs = project();
+    let mut app = App::new(&runs, 0, Settings::default());
+    // The Task call is the session's second tool call.
+    let text = drive(&mut app, 100, 30, &["d", "d"]).backend().to_string();
+    let (parent, step) = (app.runs().0, app.cursor());
+    assert!(text.contains("started a sub-agent"), "{text}");
+    let text = drive(&mut app, 100, 30, &["Enter", "Right"])
+        .backend()
+        .to_string();
+    assert_ne!(app.runs().0, parent, "the sub-agent's own run");
+    assert_eq!(app.transcript().question, "Find where parse is defined");
+    assert!(
+        text.contains("Esc ← 5f1c: prompt 1 of 2 › 5f1c-sidechain"),
+        "{text}"
+    );
+    assert_eq!(app.cursor(), 1);
+    drive(&mut app, 100, 30, &["Esc"]);
+    assert_eq!(
+        (app.runs().0, app.cursor()),
+        (parent, step),
+        "back on the same step"
+    );
+    assert!(!app.should_quit);
+    // Out of every sub-agent, Esc quits as always.
+    drive(&mut app, 100, 30, &["Esc"]);
+    assert!(app.should_quit);
+}
+
+#[test]
+fn enter_elsewhere_is_still_the_next_step() {
+    let runs = project();
+    let mut app = App::new(&runs, 0, Settings::default());
+    drive(&mut app, 100, 30, &["d", "Enter"]);
+    assert_eq!(
+        (app.runs().0, app.cursor()),
+        (0, 4),
+        "a Read call starts no sub-agent"
+    );
+    assert!(app.trail.is_empty());
+}
