@@ -284,6 +284,12 @@ fn in_quiz_mode_the_timeline_keeps_the_ending_to_itself() {
     assert!(timeline(&plain).contains('■'), "{plain}");
     let quiz = drive(&mut aurora(), 80, 24, &["Q"]).backend().to_string();
     assert!(!timeline(&quiz).contains('■'), "{quiz}");
+    assert!(timeline(&quiz).contains("•…"), "more to come: {quiz}");
+    // At the end the ending is out, and nothing more is promised.
+    let end = drive(&mut aurora(), 80, 24, &["Q", "End"])
+        .backend()
+        .to_string();
+    assert!(timeline(&end).contains("•■─"), "{end}");
 }
 
 #[test]

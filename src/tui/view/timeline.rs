@@ -65,7 +65,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> Marks {
     // A cell at the end says there are steps not replayed (or not shown)
     // yet. In quiz mode the marks stop at the cursor: how many steps are
     // left would tell the class how the run ends.
-    let more = !app.trace_complete() || app.quiz.is_some();
+    let more = !app.trace_complete() || (app.quiz.is_some() && !app.at_end());
     let room = usize::from(area.width.saturating_sub(label_width + u16::from(more)));
     let first = first_shown(app.cursor(), steps.len(), room);
     let last = match app.quiz {
