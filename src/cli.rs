@@ -15,6 +15,7 @@ use crate::narrate::Lang;
 use crate::prices::Prices;
 use crate::redact;
 use crate::report;
+use crate::text::sanitize;
 use crate::transcript::{
     BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening, Source,
     Transcript, builtin_in, ensure_exists, nearest_names, open_in,
@@ -701,6 +702,23 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 .map(|t| t.replay_in(loop_flags.config(t), lang))
                 .collect();
             let prices = prices.as_ref();
+            // A model the list does not name would just show no cost: say so.
+            if let (Some(list), Some(path)) = (prices, &globals.prices) {
+                let mut unpriced: Vec<&str> = source
+                    .runs
+                    .iter()
+                    .map(|t| t.model.as_str())
+                    .filter(|model| !list.knows(model))
+                    .collect();
+                unpriced.dedup();
+                for model in unpriced {
+                    eprintln!(
+                        "loopstep: {} has no price for the model {}; its calls show no cost",
+                        path.display(),
+                        sanitize(model)
+                    );
+                }
+            }
             match format {
                 Format::Text => emit(&report::text(&source, &traces, (lang, prices)))?,
                 Format::Json => write_json(&report::json(&source, &traces, prices))?,

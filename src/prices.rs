@@ -4,8 +4,8 @@
 //!
 //! ```json
 //! {
-//!   "claude-opus-5-5": {"input": 15, "output": 75, "cache_read": 1.5, "cache_write": 18.75},
-//!   "gpt-5": {"input": 1.25, "output": 10, "cache_read": 0.125}
+//!   "model-a": {"input": 15, "output": 75, "cache_read": 1.5, "cache_write": 18.75},
+//!   "model-b": {"input": 1.25, "output": 10, "cache_read": 0.125}
 //! }
 //! ```
 //!
@@ -60,6 +60,11 @@ impl Prices {
             }
         }
         Ok(prices)
+    }
+
+    /// Whether the list has a price for `model`.
+    pub fn knows(&self, model: &str) -> bool {
+        self.0.contains_key(model)
     }
 
     /// What `usage` cost on `model`, in dollars; `None` when the list has

@@ -57,3 +57,38 @@ fn enter_elsewhere_is_still_the_next_step() {
     );
     assert!(app.trail.is_empty());
 }
+
+#[test]
+fn back_from_a_sub_agent_the_parent_has_its_settings_and_tab_leaves_the_trail() {
+    let runs = project();
+    let mut app = App::new(&runs, 0, Settings::default());
+    // A budget of 1 on the parent: its first call's turn is all there is.
+    drive(
+        &mut app,
+        100,
+        30,
+        &["-", "-", "-", "-", "-", "-", "-", "-", "-", "d", "d"],
+    );
+    assert_eq!(app.config().max_turns.get(), 1);
+    let step = app.cursor();
+    drive(&mut app, 100, 30, &["Enter"]);
+    assert_eq!(app.trail.len(), 1);
+    drive(&mut app, 100, 30, &["Esc"]);
+    assert_eq!((app.config().max_turns.get(), app.cursor()), (1, step));
+    // Tab away from a sub-agent: the trail is left behind, Esc quits.
+    drive(&mut app, 100, 30, &["Enter", "Tab"]);
+    assert!(app.trail.is_empty());
+    let title = drive(&mut app, 100, 30, &[]).backend().to_string();
+    assert!(!title.contains("Esc ←"), "{title}");
+}
+
+#[test]
+fn esc_takes_a_quiz_question_back_and_nothing_more() {
+    let mut app = common::screen::app_in(loopstep::narrate::Lang::En, "aurora-run");
+    // Q, then the first call: the check is next, and the class is asked.
+    drive(&mut app, 80, 24, &["Q", "Right", "Right"]);
+    assert!(app.quiz.as_ref().unwrap().asking.is_some());
+    drive(&mut app, 80, 24, &["Esc"]);
+    assert!(app.quiz.as_ref().unwrap().asking.is_none());
+    assert!(!app.should_quit, "Esc on a question does not quit");
+}

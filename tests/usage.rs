@@ -119,6 +119,11 @@ fn a_price_list_adds_what_the_calls_cost() {
         text.contains("recorded: 1631 tokens in") && !text.contains('$'),
         "{text}"
     );
+    let warning = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        warning.contains("has no price for the model claude-opus-5-5"),
+        "{warning}"
+    );
     // A list that is not one: exit 2, saying where.
     let out = loopstep()
         .args(["run", "paris", "--prices", "Cargo.toml"])

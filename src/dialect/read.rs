@@ -333,9 +333,11 @@ pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
     written: Some("cache_creation_input_tokens"),
 };
 
-/// OpenAI Chat Completions (and DeepSeek, which reports the same):
-/// `usage.prompt_tokens_details.cached_tokens`, part of `prompt_tokens`
-/// (https://platform.openai.com/docs/guides/prompt-caching).
+/// OpenAI Chat Completions: `usage.prompt_tokens_details.cached_tokens`,
+/// part of `prompt_tokens`
+/// (https://platform.openai.com/docs/guides/prompt-caching). DeepSeek's
+/// recording in `tests/fixtures/real` carries the same field beside its
+/// own `prompt_cache_hit_tokens`.
 pub const CHAT_USAGE: UsageKeys = UsageKeys {
     input: "prompt_tokens",
     output: "completion_tokens",
@@ -356,7 +358,11 @@ pub const RESPONSES_USAGE: UsageKeys = UsageKeys {
 
 /// The usage object of a response, read with its API's keys.
 pub fn usage(response: &Value, keys: &UsageKeys) -> Option<Usage> {
-    response.get("usage").map(|u| usage_of(u, keys))
+    // `"usage": null` is no usage, not a usage of nothing.
+    response
+        .get("usage")
+        .filter(|u| u.is_object())
+        .map(|u| usage_of(u, keys))
 }
 
 /// A usage as this API writes it: the inverse of [`usage_of`], cache

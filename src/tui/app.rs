@@ -9,7 +9,7 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    CheckPolicy, Config, Event, MAX_TURNS, Mistake, Query, Rounds, Step, TraceView, Usage,
+    CheckPolicy, Config, Event, MAX_TURNS, Message, Mistake, Query, Rounds, Step, TraceView, Usage,
 };
 use crate::prices::Prices;
 use crate::transcript::{LazyReplay, Localized, Transcript};
@@ -99,9 +99,9 @@ pub struct App<'a> {
     pub to_copy: Option<String>,
     /// The price list given with `--prices`, for what calls cost.
     pub prices: Option<Prices>,
-    /// The runs a sub-agent was opened from, and the step each was on,
-    /// outermost first: Esc goes back along it.
-    pub trail: Vec<(usize, usize)>,
+    /// The runs a sub-agent was opened from, the step each was on and its
+    /// settings, outermost first: Esc goes back along it.
+    pub trail: Vec<(usize, usize, Config)>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
     pub scroll_back: usize,
@@ -376,7 +376,7 @@ impl<'a> App<'a> {
     pub fn breadcrumb(&self) -> Vec<String> {
         self.trail
             .iter()
-            .map(|&(run, _)| self.run_title(run))
+            .map(|&(run, ..)| self.run_title(run))
             .chain([self.transcript().title.clone()])
             .collect()
     }
@@ -387,15 +387,15 @@ impl<'a> App<'a> {
         let Some(run) = self.subagent_at(self.cursor) else {
             return false;
         };
-        self.trail.push((self.current, self.cursor));
+        self.trail.push((self.current, self.cursor, self.config()));
         self.open_run(run);
         true
     }
 
     /// Esc in a sub-agent: back to the run that started it, on the same step.
     fn leave_subagent(&mut self) {
-        if let Some((run, step)) = self.trail.pop() {
-            self.open_run(run);
+        if let Some((run, step, config)) = self.trail.pop() {
+            self.open_run_with(run, config);
             self.move_to(step);
         }
     }
@@ -452,6 +452,7 @@ impl<'a> App<'a> {
             && this < self.runs.len()
             && continues(&self.runs[this], &self.runs[other])
         {
+            self.trail.clear();
             self.open_run(if forward { other } else { this });
         }
     }
@@ -552,10 +553,19 @@ impl<'a> App<'a> {
             mistake: self.config().mistake,
             ..self.transcript().default_config()
         };
+        self.open_run_with(index, config);
+    }
+
+    /// Opens run `index` under `config`, at its start.
+    fn open_run_with(&mut self, index: usize, config: Config) {
+        self.current = index;
         self.replay = self.transcript().replay_lazily(config, self.lang);
         self.seeking_end = false;
         if let Some(search) = &mut self.search {
             search.restart();
+        }
+        if let Some(quiz) = &mut self.quiz {
+            quiz.asking = None;
         }
         self.cursor = 0;
         self.scroll_back = 0;
@@ -597,8 +607,10 @@ fn is_prompt(event: &Event) -> bool {
 /// begins with the conversation `earlier` opened with.
 fn continues(earlier: &Localized, later: &Localized) -> bool {
     let (earlier, later) = (earlier.get(Lang::En), later.get(Lang::En));
-    let history = later.history.messages();
-    !history.is_empty() && history.starts_with(&earlier.opening()[..1])
+    let (before, after) = (earlier.history.messages(), later.history.messages());
+    after.len() > before.len()
+        && after.starts_with(before)
+        && after[before.len()] == Message::user_text(&earlier.question)
 }
 
 /// Rows one PageUp / PageDown moves the detail pane.
@@ -607,7 +619,9 @@ const DETAIL_PAGE: usize = 5;
 pub fn update(app: &mut App, action: Action) {
     // Enter opens the sub-agent a tool call started; anywhere else, and in
     // a prompt or the help, it is the next step.
-    let free = !app.show_help && app.step_prompt.is_none() && app.search_prompt.is_none();
+    let asking = app.quiz.as_ref().is_some_and(|q| q.asking.is_some());
+    let free =
+        !app.show_help && app.step_prompt.is_none() && app.search_prompt.is_none() && !asking;
     let action = match action {
         Action::Open if free && app.open_subagent() => return,
         Action::Open => Action::Next,
@@ -674,6 +688,7 @@ pub fn update(app: &mut App, action: Action) {
             }
             Action::Back => app.search_prompt = None,
             Action::Quit => app.should_quit = true,
+            Action::Drawn(extents) => app.extents = extents,
             _ => {}
         }
         return;
@@ -725,6 +740,11 @@ pub fn update(app: &mut App, action: Action) {
             }
             Action::Drawn(_) | Action::Resize(..) | Action::Tick | Action::Quit => {}
             Action::ToggleQuiz => {}
+            // Esc takes the question back, and only that.
+            Action::Back => {
+                quiz.asking = None;
+                return;
+            }
             // Any other key takes the question back.
             _ => quiz.asking = None,
         }
@@ -766,6 +786,12 @@ pub fn update(app: &mut App, action: Action) {
     );
     if moves {
         app.playing = false;
+        // A move of one's own overrides a jump the search still owes.
+        if let Some(search) = &mut app.search
+            && !matches!(action, Action::NextMatch | Action::PrevMatch)
+        {
+            search.forget_jump();
+        }
     }
     let steps = app.replay.steps();
     match action {
@@ -815,10 +841,20 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::ResetTurns => app.set_max_turns(app.transcript().max_turns),
-        Action::NextRun => app.open_run((app.current + 1) % app.runs.len()),
-        Action::PrevRun => app.open_run((app.current + app.runs.len() - 1) % app.runs.len()),
+        // Another run by choice leaves the sub-agents' trail behind.
+        Action::NextRun => {
+            app.trail.clear();
+            app.open_run((app.current + 1) % app.runs.len());
+        }
+        Action::PrevRun => {
+            app.trail.clear();
+            app.open_run((app.current + app.runs.len() - 1) % app.runs.len());
+        }
         Action::Digit(0) => {}
-        Action::Digit(run) => app.open_run(usize::from(run) - 1),
+        Action::Digit(run) => {
+            app.trail.clear();
+            app.open_run(usize::from(run) - 1);
+        }
         Action::GoToStep => app.step_prompt = Some(String::new()),
         Action::Search => app.search_prompt = Some(String::new()),
         Action::NextCall => app.jump(true, false, |e| matches!(e, Event::Call { .. })),

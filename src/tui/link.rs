@@ -43,15 +43,32 @@ pub fn command(app: &App) -> (String, usize) {
     (command, tabs)
 }
 
-/// A word as a POSIX shell reads it back: as it is when it is plain,
-/// else in single quotes.
+/// A path as a POSIX shell reads it back: as it is when it is plain, else
+/// in single quotes, or as `$'…'` with its control characters escaped
+/// (bash, zsh and ksh read those) so that a pasted line holds no raw
+/// newline or escape. One that starts with `-` gets `./`, or it would read
+/// as a flag.
 fn quoted(word: &str) -> String {
+    let word = match word.starts_with('-') {
+        true => format!("./{word}"),
+        false => word.to_owned(),
+    };
     let plain = !word.is_empty()
         && word
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
     if plain {
-        word.to_owned()
+        word
+    } else if word.chars().any(char::is_control) {
+        let escaped: String = word
+            .chars()
+            .map(|c| match c {
+                '\\' | '\'' => format!("\\{c}"),
+                c if c.is_control() => format!("\\x{:02x}", u32::from(c)),
+                c => c.to_string(),
+            })
+            .collect();
+        format!("$'{escaped}'")
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
@@ -77,6 +94,8 @@ mod tests {
         assert_eq!(quoted("my runs/it's.json"), r"'my runs/it'\''s.json'");
         assert_eq!(quoted("$(rm -rf ~)"), "'$(rm -rf ~)'");
         assert_eq!(quoted(""), "''");
+        assert_eq!(quoted("-x.json"), "./-x.json");
+        assert_eq!(quoted("a\nb\u{1b}c's"), r"$'a\x0ab\x1bc\'s'");
     }
 
     #[test]

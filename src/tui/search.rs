@@ -75,6 +75,11 @@ impl Search {
         self.done = complete && self.scanned == view.steps.len();
     }
 
+    /// Drops a jump not made yet: the reader has gone elsewhere.
+    pub fn forget_jump(&mut self) {
+        self.wanted = None;
+    }
+
     /// Asks for the next match after `cursor`, or the last before it.
     pub fn want(&mut self, forward: bool, cursor: usize) {
         self.wanted = Some(if forward {
