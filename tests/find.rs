@@ -125,56 +125,45 @@ fn long_run() -> Vec<Localized> {
     source.runs.into_iter().map(Localized::from).collect()
 }
 
+/// `/`, the text and Enter, as actions.
+fn type_search(app: &mut App, text: &str) {
+    update(app, Action::Search);
+    text.chars().for_each(|c| update(app, Action::Type(c)));
+    update(app, Action::Submit);
+}
+
+/// The slices of work between frames, until there is none.
+fn work_out(app: &mut App) {
+    while app.working() {
+        app.work();
+    }
+}
+
 #[test]
 fn on_a_10000_turn_run_the_scan_goes_in_slices_and_keys_are_answered_between() {
     let runs = long_run();
     let mut app = App::new(&runs, 0, Settings::default());
-    for action in [Action::Search]
-        .into_iter()
-        .chain("example.org/9876\"".chars().map(Action::Type))
-        .chain([Action::Submit])
-    {
-        update(&mut app, action);
-    }
+    type_search(&mut app, "example.org/9876\"");
     // The scan goes to the match when it finds it…
-    while app.working() {
-        app.work();
-    }
+    work_out(&mut app);
     assert_eq!(app.step().turn, 9_876, "the call that fetched page 9876");
     assert!(matches!(app.step().event, Event::Call { .. }));
-    // …but a key between two slices is answered at once, and a move of
-    // one's own is not overridden when the match turns up later.
-    update(&mut app, Action::Start);
-    update(&mut app, Action::Search);
-    "7777"
-        .chars()
-        .for_each(|c| update(&mut app, Action::Type(c)));
-    update(&mut app, Action::Submit);
-    // Before any slice: the first match, at turn 7777, is still to find.
-    assert!(app.working());
-    update(&mut app, Action::Next);
-    assert_eq!(app.cursor(), 1);
-    while app.working() {
-        app.work();
-    }
-    assert_eq!(app.cursor(), 1, "the reader's own move stands");
-    // n then goes on from there.
-    update(&mut app, Action::NextMatch);
-    assert_eq!(app.step().turn, 7_777);
-    let mut app = App::new(&runs, 0, Settings::default());
-    for action in [Action::Search]
-        .into_iter()
-        .chain("example.org/9876\"".chars().map(Action::Type))
-        .chain([Action::Submit])
-    {
-        update(&mut app, action);
-    }
-    while app.working() {
-        app.work();
-    }
     // The call and its dispatch both carry the address.
     assert_eq!(
         app.search.as_ref().unwrap().tally(app.cursor()),
         (Some(1), 2, false)
     );
+    // …but a key between two slices is answered at once, and a move of
+    // one's own is not overridden when the match turns up later.
+    update(&mut app, Action::Start);
+    type_search(&mut app, "7777");
+    // Before any slice: the first match, at turn 7777, is still to find.
+    assert!(app.working());
+    update(&mut app, Action::Next);
+    assert_eq!(app.cursor(), 1);
+    work_out(&mut app);
+    assert_eq!(app.cursor(), 1, "the reader's own move stands");
+    // n then goes on from there.
+    update(&mut app, Action::NextMatch);
+    assert_eq!(app.step().turn, 7_777);
 }
