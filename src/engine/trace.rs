@@ -11,6 +11,7 @@ use super::message::{Message, Usage};
 use super::mistake::Mistake;
 use super::mistake::Policy;
 use super::model::Rejection;
+use super::timing::Timing;
 use super::tools::ToolOutput;
 use crate::dialect::Dialect;
 
@@ -106,13 +107,16 @@ pub enum Event {
         /// recording shows the API accepted: noted, not refused.
         #[serde(skip_serializing_if = "Option::is_none")]
         tolerated: Option<Rejection>,
+        /// When the recorded call started and how long it took.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        time: Option<Timing>,
     },
     Check {
         stop_reason: String,
         #[serde(flatten)]
         verdict: Verdict,
     },
-    /// One requested tool ran.
+    /// One requested tool ran; a recorded output carries its time.
     Dispatch {
         id: String,
         name: String,

@@ -87,12 +87,7 @@ pub fn read(
         {
             recording.model = Some(model.to_owned());
         }
-        recording.push(Entry {
-            message: reply.message,
-            origin: Origin::Conversation,
-            stop_reason: reply.stop_reason,
-            usage: reply.usage,
-        });
+        recording.push(Entry::reply(reply.message, reply.stop_reason, reply.usage));
     }
     api
 }
