@@ -5,8 +5,13 @@
 mod common;
 
 use common::open_written;
-use loopstep::engine::{Event, Timing, Trace};
+use common::screen::{drive, rows, same_in_both};
+use loopstep::engine::{Event, Phase, Timing, Trace};
+use loopstep::narrate::Lang;
 use loopstep::transcript::{Source, open};
+use loopstep::tui::{App, Settings, theme};
+use ratatui::buffer::Buffer;
+use serde_json::{Value, json};
 
 fn fixture(name: &str) -> Source {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -94,17 +99,32 @@ fn a_claude_code_session_times_calls_from_the_line_before_and_tools_from_their_r
     );
 }
 
-#[test]
-fn a_native_transcript_carries_times_into_its_steps_and_writes_them_back() {
-    let doc = r#"{"version": 1, "id": "t", "title": "t", "question": "q", "model": "m", "max_turns": 3,
+/// A native run: a search call at 12:00:03.120 that took 4.2 s, its tool
+/// at 12:00:07.320 that ran `tool_seconds`, then an answer timed `answer`.
+fn timed_run(name: &str, tool_seconds: f64, answer: Option<Value>) -> Source {
+    let mut answered =
+        json!({"content": [{"type": "text", "text": "done"}], "stop_reason": "end_turn"});
+    if let Some(time) = answer {
+        answered["time"] = time;
+    }
+    let doc = json!({
+        "version": 1, "id": "t", "title": "t", "question": "q", "model": "m", "max_turns": 3,
         "tools": [{"name": "search"}],
         "replies": [
-            {"content": [{"type": "tool_use", "id": "a", "name": "search", "input": {}}], "stop_reason": "tool_use",
+            {"content": [{"type": "tool_use", "id": "a", "name": "search", "input": {}}],
+             "stop_reason": "tool_use",
              "time": {"started": "2025-06-01T12:00:03.120Z", "seconds": 4.2}},
-            {"content": [{"type": "text", "text": "done"}], "stop_reason": "end_turn"}
+            answered
         ],
-        "results": {"a": {"content": "x", "time": {"started": "2025-06-01T12:00:07.320Z", "seconds": 31}}}}"#;
-    let source = open_written("timed.json", doc).unwrap();
+        "results": {"a": {"content": "x",
+            "time": {"started": "2025-06-01T12:00:07.320Z", "seconds": tool_seconds}}}
+    });
+    open_written(name, doc.to_string()).unwrap()
+}
+
+#[test]
+fn a_native_transcript_carries_times_into_its_steps_and_writes_them_back() {
+    let source = timed_run("timed.json", 31.0, None);
     let trace = replayed(&source, 0);
     assert_eq!(
         times(&trace),
@@ -113,7 +133,7 @@ fn a_native_transcript_carries_times_into_its_steps_and_writes_them_back() {
     let steps = serde_json::to_value(&trace.steps).unwrap();
     assert_eq!(
         steps[1]["time"],
-        serde_json::json!({"started": "2025-06-01T12:00:03.120Z", "seconds": 4.2})
+        json!({"started": "2025-06-01T12:00:03.120Z", "seconds": 4.2})
     );
     assert_eq!(steps[3]["output"]["time"]["seconds"], 31.0);
     assert!(steps[5].get("time").is_none(), "untimed: no field");
@@ -128,4 +148,100 @@ fn a_native_transcript_with_a_bad_time_is_refused_with_the_reason() {
                      "time": {"started": "at noon", "seconds": 1}}]}"#;
     let error = open_written("badtime.json", doc).unwrap_err().to_string();
     assert!(error.contains("RFC 3339"), "{error}");
+}
+
+/// The screen on an imported run, `steps` steps in, at 120×40, in `lang`.
+fn screen_at(source: &Source, lang: Lang, steps: usize) -> (Vec<String>, Buffer) {
+    let runs = same_in_both(source.runs.clone());
+    let settings = Settings {
+        lang,
+        ..Settings::default()
+    };
+    let mut app = App::new(&runs, 0, settings);
+    let terminal = drive(&mut app, 120, 40, &vec!["Right"; steps]);
+    let buffer = terminal.backend().buffer().clone();
+    (rows(&buffer), buffer)
+}
+
+/// The index of the last step of the phase.
+fn last_of(trace: &Trace, phase: Phase) -> usize {
+    let at = trace.steps.iter().rposition(|s| s.event.phase() == phase);
+    at.unwrap()
+}
+
+#[test]
+fn the_detail_shows_when_a_call_and_a_tool_started_and_marks_a_long_one() {
+    let source = fixture("real/openhands-todo-app.json");
+    let (screen, _) = screen_at(&source, Lang::En, 1);
+    let text = screen.join("\n");
+    assert!(text.contains("started 20:29:32 · took 2.8 s"), "{text}");
+    assert!(!text.contains("(long)"), "{text}");
+    let last_tool = last_of(&replayed(&source, 0), Phase::Dispatch);
+    let (screen, buffer) = screen_at(&source, Lang::En, last_tool);
+    let text = screen.join("\n");
+    assert!(
+        text.contains("started 20:29:59 · took 30.6 s (long)"),
+        "{text}"
+    );
+    let (row, line) = screen
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.contains("took 30.6 s"))
+        .unwrap();
+    let column = line.find("started").unwrap();
+    let cell = &buffer[(line[..column].chars().count() as u16, row as u16)];
+    let slow = Settings::default().theme.ink(theme::SLOW.fg.unwrap());
+    assert_eq!(cell.fg, slow, "the long tool stands out");
+    let (screen, _) = screen_at(&source, Lang::Zh, last_tool);
+    let text = screen.join("\n");
+    assert!(
+        text.contains("开始于 20:29:59 · 用时 30.6 秒（较长）"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_long_pause_before_a_step_is_told_in_its_detail() {
+    // The second call starts 50 s after the tool before it ended.
+    let answered = json!({"started": "2025-06-01T12:01:00Z", "seconds": 1});
+    let source = timed_run("paused.json", 2.68, Some(answered));
+    let second_call = last_of(&replayed(&source, 0), Phase::Call);
+    let (screen, _) = screen_at(&source, Lang::En, second_call);
+    let text = screen.join("\n");
+    assert!(
+        text.contains("started 12:01:00 · took 1.0 s · after a 50.0 s pause"),
+        "{text}"
+    );
+    let (screen, _) = screen_at(&source, Lang::Zh, second_call);
+    assert!(screen.join("\n").contains("此前停顿 50.0 秒"), "{screen:?}");
+}
+
+#[test]
+fn an_untimed_run_shows_no_time() {
+    let source = fixture("real/openhands-rename.json");
+    let mut untimed = source.runs[0].clone();
+    for reply in &mut untimed.replies {
+        reply.time = None;
+    }
+    let stripped = Source {
+        runs: vec![untimed],
+        ..source
+    };
+    let (screen, _) = screen_at(&stripped, Lang::En, 1);
+    assert!(!screen.join("\n").contains("started"), "{screen:?}");
+}
+
+#[test]
+fn the_timeline_marks_a_step_that_took_long() {
+    let source = fixture("real/openhands-todo-app.json");
+    let trace = replayed(&source, 0);
+    let (long_tool, end) = (last_of(&trace, Phase::Dispatch), trace.steps.len() - 1);
+    let (screen, buffer) = screen_at(&source, Lang::En, end);
+    let row = screen.iter().position(|r| r.contains(" steps ")).unwrap();
+    let label = screen[row].find(" steps ").unwrap() + " steps ".len();
+    let first_mark = screen[row][..label].chars().count();
+    let ink = |step: usize| buffer[((first_mark + step) as u16, row as u16)].fg;
+    let slow = Settings::default().theme.ink(theme::SLOW.fg.unwrap());
+    assert_eq!(ink(long_tool), slow, "{}", screen[row]);
+    assert_ne!(ink(long_tool - 4), slow, "a quick tool is not marked");
 }

@@ -26,5 +26,5 @@ pub use tools::{
 };
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
-    TraceView,
+    TraceView, time_before,
 };

@@ -77,6 +77,19 @@ impl Timing {
         let ended = self.started.millis + self.millis as i64;
         u64::try_from(next.started.millis - ended).ok()
     }
+
+    /// A pause long enough to point out since `previous` ended, if any.
+    pub fn long_pause_after(&self, previous: Option<&Timing>) -> Option<u64> {
+        previous?
+            .pause_before(self)
+            .filter(|pause| *pause > LONG_MILLIS)
+    }
+
+    /// Whether this step stands out in time: it took long, or came after
+    /// a long pause.
+    pub fn stands_out_after(&self, previous: Option<&Timing>) -> bool {
+        self.is_long() || self.long_pause_after(previous).is_some()
+    }
 }
 
 /// The transcript's shape: `{"started": "…", "seconds": 4.2}`.

@@ -225,6 +225,16 @@ impl Event {
         }
     }
 
+    /// When the recorded call or tool of this step started and how long
+    /// it took, where the recording says.
+    pub fn time(&self) -> Option<&Timing> {
+        match self {
+            Event::Call { time, .. } => time.as_ref(),
+            Event::Dispatch { output, .. } => output.time.as_ref(),
+            _ => None,
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         match self {
             Event::Start => Phase::Start,
@@ -241,6 +251,15 @@ impl Event {
             Event::Rejected { .. } => Phase::Rejected,
         }
     }
+}
+
+/// The time of the last timed step before `index`: what a pause before
+/// the step at `index` is measured from.
+pub fn time_before(steps: &[Step], index: usize) -> Option<&Timing> {
+    steps[..index.min(steps.len())]
+        .iter()
+        .rev()
+        .find_map(|s| s.event.time())
 }
 
 /// How a finished run ended.
