@@ -69,9 +69,29 @@ fn an_openhands_run_times_each_call_and_tool_from_its_event_timestamps() {
     assert_eq!(first.started.clock(), "20:29:32");
 }
 
-/// A Claude Code session of our own: a reply 4.2 s after the prompt, a
-/// tool that ran 40 s, then an answer 1.5 s after its result; one line's
-/// time is garbled, which leaves just that step untimed.
+#[test]
+fn a_codex_rollout_times_each_call_and_tool_from_its_line_timestamps() {
+    // The prompt's last line is at 16:39:45.350, the first reply's
+    // function_call at 49.666, its output at 49.777; and so on.
+    let trace = replayed(&fixture("real/codex-rollout-cut-short.jsonl"), 0);
+    assert_eq!(
+        times(&trace),
+        [
+            ("call", Some(4316)),
+            ("tool", Some(111)),
+            ("call", Some(3976)),
+            ("tool", Some(400)),
+            ("call", Some(4521)),
+            ("tool", Some(134)),
+        ]
+    );
+    let answered = replayed(&fixture("real/codex-rollout-redacted.jsonl"), 0);
+    assert_eq!(times(&answered), [("call", Some(3175))]);
+}
+
+/// A Claude Code session of our own: a reply in two lines, 4.2 and 5 s
+/// after the prompt, a tool that ran 40 s, then a call of 1.5 s; one
+/// line's time is garbled, which leaves just that step untimed.
 const CLAUDE_CODE: &str = r#"{"type": "user", "timestamp": "2026-11-02T10:00:00.000Z", "message": {"role": "user", "content": "How big is the repo?"}}
 {"type": "assistant", "timestamp": "2026-11-02T10:00:04.200Z", "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Counting."}], "stop_reason": null}}
 {"type": "assistant", "timestamp": "2026-11-02T10:00:05.000Z", "message": {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "du -sh"}}], "stop_reason": "tool_use"}}
@@ -88,7 +108,7 @@ fn a_claude_code_session_times_calls_from_the_line_before_and_tools_from_their_r
     assert_eq!(
         times(&trace),
         [
-            ("call", Some(4200)),
+            ("call", Some(5000)),
             ("tool", Some(40_000)),
             ("call", Some(1500)),
             // The result's time is unreadable: the tool is untimed, and the

@@ -4,14 +4,14 @@
 //! side chains (sub-agents) are kept apart as runs of their own.
 //!
 //! Each line has a `timestamp`: a call ran from the line before the reply
-//! to the reply's first line, a tool from the line that asked for it to
+//! to the reply's last line, a tool from the line that asked for it to
 //! the line that holds its result.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::segment::{Entry, Origin, Recording, span, stamp_of};
+use super::segment::{Entry, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::read::{self, Read, Reader};
 use crate::engine::{Block, Role, Stamp};
 use crate::transcript::Skip;
@@ -75,6 +75,7 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
             entry.message.content.extend(parsed.content);
             entry.stop_reason = stop_reason.or(entry.stop_reason.take());
             entry.usage = usage.or(entry.usage);
+            extend(&mut entry.time, stamp.as_ref());
             continue;
         }
         *last_id = if parsed.role == Role::Assistant {

@@ -71,6 +71,15 @@ pub fn span(started: Option<&Stamp>, ended: Option<&Stamp>) -> Option<Timing> {
     Timing::between(started?, ended?)
 }
 
+/// Moves the end of a reply's time to a later line of the same reply: a
+/// call lasts until its reply's last part arrived. An unreadable time
+/// leaves it as it was.
+pub fn extend(time: &mut Option<Timing>, to: Option<&Stamp>) {
+    if let Some(longer) = span(time.as_ref().map(|t| &t.started), to) {
+        *time = Some(longer);
+    }
+}
+
 /// One recorded conversation and what is known about it.
 #[derive(Debug, Default)]
 pub struct Recording {
