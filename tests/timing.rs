@@ -89,6 +89,27 @@ fn a_codex_rollout_times_each_call_and_tool_from_its_line_timestamps() {
     assert_eq!(times(&answered), [("call", Some(3175))]);
 }
 
+#[test]
+fn an_inspect_log_times_each_call_and_tool_from_its_events() {
+    // The first model event: 20:27:38.462180-04:00 to 20:27:39.697159;
+    // the first tool event: 20:27:39.762878 to 20:27:44.080452.
+    let trace = replayed(&fixture("real/inspect-browser.json"), 0);
+    assert_eq!(
+        times(&trace),
+        [
+            ("call", Some(1235)),
+            ("tool", Some(4318)),
+            ("call", Some(807)),
+            ("tool", Some(1278)),
+            ("call", Some(847)),
+            ("tool", Some(2994)),
+            ("call", Some(754)),
+            ("tool", Some(1270)),
+            ("call", Some(4636)),
+        ]
+    );
+}
+
 /// A Claude Code session of our own: a reply in two lines, 4.2 and 5 s
 /// after the prompt, a tool that ran 40 s, then a call of 1.5 s; one
 /// line's time is garbled, which leaves just that step untimed.
