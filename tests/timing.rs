@@ -286,3 +286,18 @@ fn the_timeline_marks_a_step_that_took_long() {
     assert_eq!(ink(long_tool), slow, "{}", screen[row]);
     assert_ne!(ink(long_tool - 4), slow, "a quick tool is not marked");
 }
+
+#[test]
+fn run_says_how_long_each_timed_call_and_tool_took() {
+    let path = format!(
+        "{}/tests/fixtures/real/openhands-todo-app.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = common::printed(&["run", &path]);
+    let call = out.lines().find(|l| l.contains("request #1:")).unwrap();
+    assert!(call.ends_with("tool_calls · took 2.8 s"), "{call}");
+    let zh = common::printed(&["run", &path, "--lang", "zh"]);
+    assert!(zh.contains(" · 用时 30.6 秒"), "{zh}");
+    let untimed = common::printed(&["run", "aurora-run"]);
+    assert!(!untimed.contains("took"), "{untimed}");
+}

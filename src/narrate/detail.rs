@@ -195,6 +195,15 @@ impl Say {
         words
     }
 
+    /// " · took 4.2 s", for a `run` line: how long a recorded step took.
+    pub fn took(self, time: &Timing) -> String {
+        let took = self.duration(time.millis);
+        match self.lang {
+            Lang::En => format!(" · took {took}"),
+            Lang::Zh => format!(" · 用时 {took}"),
+        }
+    }
+
     /// "4.2 s", "2 min 5 s": tenths of a second while they matter.
     pub fn duration(self, millis: u64) -> String {
         let (seconds, minutes) = (millis as f64 / 1000.0, millis / 60_000);
