@@ -85,17 +85,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> Marks {
     };
     let shown = &steps[first..last.min(first + room)];
     let mut spans = vec![Span::styled(label, theme::LABEL)];
-    // Looked up only when a shown step has a time: an untimed run pays nothing.
+    // The time of the last timed step so far. The steps before the row are
+    // searched only once a shown step has a time: an untimed run pays nothing.
     let mut previous = None;
+    let mut looked_back = false;
     for (index, step) in (first..).zip(shown) {
         let ahead = index > app.cursor();
-        if step.event.time().is_some() && previous.is_none() {
-            previous = Some(time_before(steps, index));
+        let time = step.event.time();
+        if time.is_some() && !looked_back {
+            previous = time_before(steps, first);
+            looked_back = true;
         }
-        let mark = mark(step, previous.flatten());
-        if let Some(time) = step.event.time() {
-            previous = Some(Some(time));
-        }
+        let mark = mark(step, previous);
+        previous = time.or(previous);
         let (symbol, style) = match mark {
             (symbol, _) if ahead && !step.event.phase().is_exit() => (symbol, theme::LABEL),
             (symbol, _) if index == app.cursor() => (symbol, theme::NODE_CURRENT),
