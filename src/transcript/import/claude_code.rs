@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::segment::{Entry, Origin, Recording, extend, span, stamp_of};
+use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::read::{self, Read, Reader};
 use crate::engine::{Block, Role, Stamp};
 use crate::transcript::Skip;
@@ -20,7 +20,7 @@ use crate::transcript::Skip;
 pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
     let mut last_id: [Option<String>; 2] = [None, None];
     // Per chain: the latest line's time, and when each tool was asked for.
-    let mut previous: [Option<Stamp>; 2] = [None, None];
+    let mut latest: [Latest; 2] = Default::default();
     let mut called: HashMap<String, Stamp> = HashMap::new();
     for line in lines {
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
@@ -39,10 +39,7 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         let recording = if sidechain { &mut *side } else { &mut *main };
         let last_id = &mut last_id[chain];
         let stamp = stamp_of(line);
-        let since_previous = span(previous[chain].as_ref(), stamp.as_ref());
-        if stamp.is_some() {
-            previous[chain] = stamp.clone();
-        }
+        let since_previous = latest[chain].since(stamp.as_ref());
         let Read::Message(parsed) = reader.message(message) else {
             continue;
         };

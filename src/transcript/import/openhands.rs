@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::segment::{Entry, Origin, Recording, span, stamp_of};
+use super::segment::{Entry, Latest, Origin, Recording, span, stamp_of};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
 use crate::engine::{Block, Message, Role};
@@ -34,14 +34,11 @@ pub fn detect(items: &[Value]) -> bool {
 pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
     let mut responses = HashSet::new();
     // The latest event's time, and when each tool call was made.
-    let mut previous = None;
+    let mut latest = Latest::default();
     let mut called = HashMap::new();
     for event in events {
         let stamp = stamp_of(event);
-        let since_previous = span(previous.as_ref(), stamp.as_ref());
-        if stamp.is_some() {
-            previous = stamp.clone();
-        }
+        let since_previous = latest.since(stamp.as_ref());
         let source = event.get("source").and_then(Value::as_str).unwrap_or("");
         let text = |path: &str| event.pointer(path).and_then(Value::as_str).unwrap_or("");
         let meta = event.get("tool_call_metadata").filter(|m| m.is_object());

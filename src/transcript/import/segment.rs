@@ -71,6 +71,23 @@ pub fn span(started: Option<&Stamp>, ended: Option<&Stamp>) -> Option<Timing> {
     Timing::between(started?, ended?)
 }
 
+/// The latest readable time of a log read line by line: what the next
+/// call is timed from.
+#[derive(Debug, Default)]
+pub struct Latest(Option<Stamp>);
+
+impl Latest {
+    /// The time from the latest readable line to this one, whose time (if
+    /// readable) becomes the latest.
+    pub fn since(&mut self, stamp: Option<&Stamp>) -> Option<Timing> {
+        let time = span(self.0.as_ref(), stamp);
+        if stamp.is_some() {
+            self.0 = stamp.cloned();
+        }
+        time
+    }
+}
+
 /// Moves the end of a reply's time to a later line of the same reply: a
 /// call lasts until its reply's last part arrived. An unreadable time
 /// leaves it as it was.
