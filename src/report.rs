@@ -185,8 +185,9 @@ fn run_text(
         // Columns by display width: a Chinese character takes two.
         let turn = pad(&say.turn_label(step.turn), 9);
         let phase = pad(say.phase(step.event.phase()), 16);
+        let took = step.event.time().map(|t| say.took(t)).unwrap_or_default();
         lines.push(format!(
-            "{turn}{phase} {}",
+            "{turn}{phase} {}{took}",
             say.step_line(config.policy(), transcript.goal.is_some(), step)
         ));
     }

@@ -383,6 +383,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
         stop_reason: "tool_use".into(),
         stop_reason_inferred: false,
         usage: None,
+        time: None,
     };
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);

@@ -45,6 +45,7 @@ fn errors(root: &Value, rule: &Value, value: &Value, at: &str) -> Vec<String> {
             "array" => value.is_array(),
             "string" => value.is_string(),
             "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
             "boolean" => value.is_boolean(),
             _ => false,
         };
@@ -149,6 +150,7 @@ fn the_readme_example_and_every_import_fit_the_schema() {
         "conversation-anthropic.json",
         "claude-code.jsonl",
         "exchanges-openai-responses.json",
+        "real/openhands-todo-app.json",
     ] {
         let source = open(&format!("{fixtures}/{name}"), None).unwrap();
         let native = serde_json::to_value(&source.runs).unwrap();

@@ -145,6 +145,7 @@ mod tests {
             stop_reason: String::new(),
             stop_reason_inferred: false,
             usage: None,
+            time: None,
         }
     }
 

@@ -5,6 +5,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::timing::Timing;
+
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -153,6 +155,9 @@ pub struct Reply {
     pub stop_reason_inferred: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// When the call started and how long it took, where the recording says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Timing>,
 }
 
 impl Reply {

@@ -9,6 +9,7 @@ mod mistake;
 mod model;
 mod replay;
 mod run;
+mod timing;
 mod tools;
 mod trace;
 
@@ -19,10 +20,11 @@ pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use replay::Replay;
 pub use run::{Goal, Insertion, Run};
+pub use timing::{LONG_MILLIS, Stamp, Timing};
 pub use tools::{
     Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords,
 };
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,
-    TraceView,
+    TraceView, time_before,
 };

@@ -192,6 +192,7 @@ mod tests {
             stop_reason: "end_turn".into(),
             stop_reason_inferred: false,
             usage: None,
+            time: None,
         }];
         let mut model = ScriptedModel::new(&replies, Dialect::AnthropicMessages);
         let history = [Message::user_text("q")];

@@ -251,6 +251,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     usage: reply.usage,
                     usage_so_far: self.used,
                     tolerated: self.model.take_tolerated(),
+                    time: reply.time.clone(),
                 };
                 let message = reply.clone().into_message();
                 match self.policy.reply {

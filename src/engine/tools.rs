@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::message::{ToolCall, ToolDef};
+use super::timing::Timing;
 
 /// What a tool gives back to the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,6 +18,10 @@ pub struct ToolOutput {
     pub content: Arc<str>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// When the recorded tool started and how long it ran, where the
+    /// recording says; the dispatch step shows it as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<Timing>,
 }
 
 impl ToolOutput {
@@ -24,13 +29,14 @@ impl ToolOutput {
         ToolOutput {
             content: content.into(),
             is_error: false,
+            time: None,
         }
     }
 
     pub fn error(content: impl Into<Arc<str>>) -> Self {
         ToolOutput {
-            content: content.into(),
             is_error: true,
+            ..ToolOutput::ok(content)
         }
     }
 }

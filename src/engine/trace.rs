@@ -11,6 +11,7 @@ use super::message::{Message, Usage};
 use super::mistake::Mistake;
 use super::mistake::Policy;
 use super::model::Rejection;
+use super::timing::Timing;
 use super::tools::ToolOutput;
 use crate::dialect::Dialect;
 
@@ -106,13 +107,16 @@ pub enum Event {
         /// recording shows the API accepted: noted, not refused.
         #[serde(skip_serializing_if = "Option::is_none")]
         tolerated: Option<Rejection>,
+        /// When the recorded call started and how long it took.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        time: Option<Timing>,
     },
     Check {
         stop_reason: String,
         #[serde(flatten)]
         verdict: Verdict,
     },
-    /// One requested tool ran.
+    /// One requested tool ran; a recorded output carries its time.
     Dispatch {
         id: String,
         name: String,
@@ -221,6 +225,16 @@ impl Event {
         }
     }
 
+    /// When the recorded call or tool of this step started and how long
+    /// it took, where the recording says.
+    pub fn time(&self) -> Option<&Timing> {
+        match self {
+            Event::Call { time, .. } => time.as_ref(),
+            Event::Dispatch { output, .. } => output.time.as_ref(),
+            _ => None,
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         match self {
             Event::Start => Phase::Start,
@@ -237,6 +251,15 @@ impl Event {
             Event::Rejected { .. } => Phase::Rejected,
         }
     }
+}
+
+/// The time of the last timed step before `index`: what a pause before
+/// the step at `index` is measured from.
+pub fn time_before(steps: &[Step], index: usize) -> Option<&Timing> {
+    steps[..index.min(steps.len())]
+        .iter()
+        .rev()
+        .find_map(|s| s.event.time())
 }
 
 /// How a finished run ended.

@@ -2,7 +2,7 @@
 //! the wire view's labels, and the goal check with its evidence.
 
 use super::{Lang, Say, plural};
-use crate::engine::Usage;
+use crate::engine::{Timing, Usage};
 use crate::transcript::{Evidence, Miss};
 
 impl Say {
@@ -178,6 +178,49 @@ impl Say {
         match self.lang {
             Lang::En => format!("recorded: {input} tokens in{cache}, {output} out"),
             Lang::Zh => format!("记录：输入 {input} token{cache}，输出 {output}"),
+        }
+    }
+
+    /// A recorded time, "started 12:00:03 · took 4.2 s" on the recording's
+    /// own clock, marked when it took long, with the pause before it when
+    /// that was long: where a run spent its time.
+    pub fn detail_time(self, time: &Timing, pause: Option<u64>) -> String {
+        let (clock, took) = (time.started.clock(), self.duration(time.millis));
+        let mut words = match self.lang {
+            Lang::En => format!("started {clock} · took {took}"),
+            Lang::Zh => format!("开始于 {clock} · 用时 {took}"),
+        };
+        if time.is_long() {
+            words.push_str(self.pick(" (long)", "（较长）"));
+        }
+        if let Some(pause) = pause {
+            let pause = self.duration(pause);
+            words.push_str(&match self.lang {
+                Lang::En => format!(" · after a {pause} pause"),
+                Lang::Zh => format!(" · 此前停顿 {pause}"),
+            });
+        }
+        words
+    }
+
+    /// " · took 4.2 s", for a `run` line: how long a recorded step took.
+    pub fn took(self, time: &Timing) -> String {
+        let took = self.duration(time.millis);
+        match self.lang {
+            Lang::En => format!(" · took {took}"),
+            Lang::Zh => format!(" · 用时 {took}"),
+        }
+    }
+
+    /// "4.2 s", "2 min 5 s": tenths of a second while they matter.
+    pub fn duration(self, millis: u64) -> String {
+        let (seconds, minutes) = (millis as f64 / 1000.0, millis / 60_000);
+        let rest = millis / 1000 % 60;
+        match (self.lang, minutes) {
+            (Lang::En, 0) => format!("{seconds:.1} s"),
+            (Lang::En, _) => format!("{minutes} min {rest} s"),
+            (Lang::Zh, 0) => format!("{seconds:.1} 秒"),
+            (Lang::Zh, _) => format!("{minutes} 分 {rest} 秒"),
         }
     }
 

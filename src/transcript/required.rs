@@ -33,6 +33,8 @@ impl Shape {
 
 const MESSAGE: Shape = Shape::leaf(&["role", "content"]);
 
+const TIME: Shape = Shape::leaf(&["started", "seconds"]);
+
 const TRANSCRIPT: Shape = Shape {
     required: &[
         "version",
@@ -49,11 +51,14 @@ const TRANSCRIPT: Shape = Shape {
             Holds::List,
             &Shape {
                 required: &["content", "stop_reason"],
-                inner: &[(
-                    "usage",
-                    Holds::One,
-                    &Shape::leaf(&["input_tokens", "output_tokens"]),
-                )],
+                inner: &[
+                    (
+                        "usage",
+                        Holds::One,
+                        &Shape::leaf(&["input_tokens", "output_tokens"]),
+                    ),
+                    ("time", Holds::One, &TIME),
+                ],
             },
         ),
         ("tools", Holds::List, &Shape::leaf(&["name"])),
@@ -72,7 +77,14 @@ const TRANSCRIPT: Shape = Shape {
             Holds::One,
             &Shape::leaf(&["tool_succeeded", "push_back"]),
         ),
-        ("results", Holds::Map, &Shape::leaf(&["content"])),
+        (
+            "results",
+            Holds::Map,
+            &Shape {
+                required: &["content"],
+                inner: &[("time", Holds::One, &TIME)],
+            },
+        ),
     ],
 };
 

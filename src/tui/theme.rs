@@ -58,6 +58,8 @@ pub const PROGRESS: Style = Style::new().fg(Color::Blue);
 pub const ANSWER: Style = Style::new().fg(Color::Green).add_modifier(Modifier::BOLD);
 pub const NONE: Style = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
 pub const STOPPED: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+/// A step that took long, or came after a long pause.
+pub const SLOW: Style = Style::new().fg(Color::Yellow);
 /// The colour of a run's exit: green for an answer, red for None or a
 /// rejection, yellow for another stop.
 pub fn exit(phase: Phase) -> Style {

@@ -2,17 +2,26 @@
 //! per message, except that an assistant message is split one content block
 //! per line and must be put back together by `message.id`. Lines of the
 //! side chains (sub-agents) are kept apart as runs of their own.
+//!
+//! Each line has a `timestamp`: a call ran from the line before the reply
+//! to the reply's last line, a tool from the line that asked for it to
+//! the line that holds its result.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::segment::{Entry, Origin, Recording};
+use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::read::{self, Read, Reader};
-use crate::engine::Role;
+use crate::engine::{Block, Role, Stamp};
 use crate::transcript::Skip;
 
 /// The main conversation and the side chains, in that order.
 pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
     let mut last_id: [Option<String>; 2] = [None, None];
+    // Per chain: the latest line's time, and when each tool was asked for.
+    let mut latest: [Latest; 2] = Default::default();
+    let mut called: HashMap<String, Stamp> = HashMap::new();
     for line in lines {
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
         if kind != "user" && kind != "assistant" {
@@ -26,11 +35,11 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
             continue;
         };
         let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
-        let (recording, last_id) = if sidechain {
-            (&mut *side, &mut last_id[1])
-        } else {
-            (&mut *main, &mut last_id[0])
-        };
+        let chain = usize::from(sidechain);
+        let recording = if sidechain { &mut *side } else { &mut *main };
+        let last_id = &mut last_id[chain];
+        let stamp = stamp_of(line);
+        let since_previous = latest[chain].since(stamp.as_ref());
         let Read::Message(parsed) = reader.message(message) else {
             continue;
         };
@@ -45,11 +54,25 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         if let Some(model) = message.get("model").and_then(Value::as_str) {
             recording.model = Some(model.to_owned());
         }
+        let mut result_times = Vec::new();
+        for block in &parsed.content {
+            match (block, &stamp) {
+                (Block::ToolUse { id, .. }, Some(stamp)) => {
+                    called.insert(id.clone(), stamp.clone());
+                }
+                (Block::ToolResult { tool_use_id, .. }, _) => {
+                    let ran = span(called.get(tool_use_id), stamp.as_ref());
+                    result_times.extend(ran.map(|time| (tool_use_id.clone(), time)));
+                }
+                _ => {}
+            }
+        }
         let continues = parsed.role == Role::Assistant && id.is_some() && *last_id == id;
         if continues && let Some(entry) = recording.entries.last_mut() {
             entry.message.content.extend(parsed.content);
             entry.stop_reason = stop_reason.or(entry.stop_reason.take());
             entry.usage = usage.or(entry.usage);
+            extend(&mut entry.time, stamp.as_ref());
             continue;
         }
         *last_id = if parsed.role == Role::Assistant {
@@ -60,6 +83,10 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         let mut entry = Entry::new(parsed, Origin::Conversation);
         entry.stop_reason = stop_reason;
         entry.usage = usage;
+        entry.result_times = result_times;
+        if entry.message.role == Role::Assistant {
+            entry.time = since_previous;
+        }
         recording.push(entry);
     }
 }

@@ -5,16 +5,19 @@
 //! The responses are the model's replies, with their real stop reasons.
 //! Each request shows what the client actually sent; anything in it that no
 //! reply produced (a tool call the client made itself) is kept as an
-//! insertion, and a history the client rewrote is reported.
+//! insertion, and a history the client rewrote is reported. An exchange
+//! may carry the call's `time` in the transcript's shape (the Inspect
+//! reader puts its model events' times there).
 
 use std::borrow::Cow;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
 use crate::dialect::read::{Reader, is_prompt, only_results, tool_definitions};
 use crate::dialect::{Dialect, stream};
-use crate::engine::{Block, Message, Role};
+use crate::engine::{Block, Message, Role, Timing};
 use crate::transcript::Note;
 
 /// Reads the exchanges into `recording`; returns the API they speak.
@@ -87,12 +90,11 @@ pub fn read(
         {
             recording.model = Some(model.to_owned());
         }
-        recording.push(Entry {
-            message: reply.message,
-            origin: Origin::Conversation,
-            stop_reason: reply.stop_reason,
-            usage: reply.usage,
-        });
+        let mut entry = Entry::reply(reply.message, reply.stop_reason, reply.usage);
+        entry.time = exchange
+            .get("time")
+            .and_then(|time| Timing::deserialize(time).ok());
+        recording.push(entry);
     }
     api
 }

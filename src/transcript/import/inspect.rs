@@ -10,10 +10,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::segment::Recording;
+use super::segment::{Recording, span, stamp_of};
 use super::{conversation, exchanges};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
+use crate::engine::{Block, Stamp, Timing};
 use crate::transcript::{LoadError, Note};
 
 /// Whether `top` is an Inspect eval log.
@@ -41,18 +42,24 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
         // API must not decide another's.
         let mut sample_reader = Reader::default();
         let attachments = sample.get("attachments").and_then(Value::as_object);
-        let calls: Vec<Value> = sample
-            .get("events")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|e| e.get("event").and_then(Value::as_str) == Some("model"))
-            .filter_map(|e| e.get("call"))
-            .map(|call| {
-                let exchange =
+        let events = sample.get("events").and_then(Value::as_array);
+        let of_kind = |kind: &'static str| {
+            let events = events.into_iter().flatten();
+            events.filter(move |e| e.get("event").and_then(Value::as_str) == Some(kind))
+        };
+        let calls: Vec<Value> = of_kind("model")
+            .filter_map(|e| Some((e.get("call")?, event_time(e))))
+            .map(|(call, time)| {
+                let mut exchange =
                     json!({"request": call.get("request"), "response": call.get("response")});
+                if let Some(time) = time {
+                    exchange["time"] = json!(time);
+                }
                 resolved(exchange, attachments)
             })
+            .collect();
+        let tool_times: Vec<(&str, Timing)> = of_kind("tool")
+            .filter_map(|e| Some((e.get("id")?.as_str()?, event_time(e)?)))
             .collect();
         if calls.is_empty() {
             let messages = sample.get("messages").cloned().unwrap_or(Value::Null);
@@ -69,11 +76,33 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             };
         } else {
             recording.dialect = exchanges::read(&calls, &mut recording, &mut sample_reader, notes);
+            add_tool_times(&mut recording, &tool_times);
         }
         reader.skipped.absorb(sample_reader.skipped);
         recordings.push(recording);
     }
     recordings
+}
+
+/// When a model or tool event started (`timestamp`) and ended
+/// (`completed`), as Inspect records them.
+fn event_time(event: &Value) -> Option<Timing> {
+    let completed = event.get("completed")?.as_str().and_then(Stamp::parse);
+    span(stamp_of(event).as_ref(), completed.as_ref())
+}
+
+/// Gives each recorded tool result the time of the tool event that made it.
+fn add_tool_times(recording: &mut Recording, times: &[(&str, Timing)]) {
+    for entry in &mut recording.entries {
+        for block in &entry.message.content {
+            let Block::ToolResult { tool_use_id, .. } = block else {
+                continue;
+            };
+            if let Some((_, time)) = times.iter().find(|(id, _)| id == tool_use_id) {
+                entry.result_times.push((tool_use_id.clone(), time.clone()));
+            }
+        }
+    }
 }
 
 /// `value` with every `attachment://<hash>` string replaced by its text.

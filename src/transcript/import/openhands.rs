@@ -7,13 +7,17 @@
 //! messages are the prompts; the agent's plain messages, saved without
 //! their response, are replies whose stop reason is inferred. Events that
 //! are the harness's own (state changes, recalls) are skipped and counted.
+//!
+//! Every event has a `timestamp`: a call ran from the event before its
+//! first action to that action, a tool from its action to the observation
+//! that answers it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::segment::{Entry, Origin, Recording};
+use super::segment::{Entry, Latest, Origin, Recording, span, stamp_of};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
 use crate::engine::{Block, Message, Role};
@@ -29,13 +33,21 @@ pub fn detect(items: &[Value]) -> bool {
 
 pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
     let mut responses = HashSet::new();
+    // The latest event's time, and when each tool call was made.
+    let mut latest = Latest::default();
+    let mut called = HashMap::new();
     for event in events {
+        let stamp = stamp_of(event);
+        let since_previous = latest.since(stamp.as_ref());
         let source = event.get("source").and_then(Value::as_str).unwrap_or("");
         let text = |path: &str| event.pointer(path).and_then(Value::as_str).unwrap_or("");
         let meta = event.get("tool_call_metadata").filter(|m| m.is_object());
         if let Some(action) = event.get("action").and_then(Value::as_str) {
             match (source, action, meta) {
                 (_, _, Some(meta)) => {
+                    if let (Some(id), Some(stamp)) = (call_id(meta), &stamp) {
+                        called.insert(id.to_owned(), stamp.clone());
+                    }
                     let Some(response) = meta.get("model_response") else {
                         reader
                             .skipped
@@ -51,12 +63,9 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
                         recording.model = Some(model.to_owned());
                     }
                     let reply = Dialect::OpenaiChat.read_response(reader, response);
-                    recording.push(Entry {
-                        message: reply.message,
-                        origin: Origin::Conversation,
-                        stop_reason: reply.stop_reason,
-                        usage: reply.usage,
-                    });
+                    let mut entry = Entry::reply(reply.message, reply.stop_reason, reply.usage);
+                    entry.time = since_previous;
+                    recording.push(entry);
                 }
                 ("user", "message", None) => {
                     let message = Message::user_text(text("/args/content"));
@@ -69,16 +78,15 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
                             text: text("/args/content").to_owned(),
                         }],
                     };
-                    recording.push(Entry::new(message, Origin::Conversation));
+                    let mut entry = Entry::new(message, Origin::Conversation);
+                    entry.time = since_previous;
+                    recording.push(entry);
                 }
                 (_, "system", None) => recording.add_system(text("/args/content").to_owned()),
                 _ => reader.skipped.add(Skip::Events(format!("{action} action"))),
             }
         } else if let Some(observation) = event.get("observation").and_then(Value::as_str) {
-            let id = meta
-                .and_then(|m| m.get("tool_call_id"))
-                .and_then(Value::as_str);
-            match id {
+            match meta.and_then(call_id) {
                 Some(id) => {
                     let result = Block::ToolResult {
                         tool_use_id: id.to_owned(),
@@ -89,7 +97,12 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
                         role: Role::User,
                         content: vec![result],
                     };
-                    recording.push(Entry::new(message, Origin::Conversation));
+                    let mut entry = Entry::new(message, Origin::Conversation);
+                    let ran = span(called.get(id), stamp.as_ref());
+                    entry
+                        .result_times
+                        .extend(ran.map(|time| (id.to_owned(), time)));
+                    recording.push(entry);
                 }
                 None => reader
                     .skipped
@@ -98,4 +111,9 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
         }
     }
     recording.dialect = Dialect::OpenaiChat;
+}
+
+/// The id of the tool call an action made or an observation answers.
+fn call_id(meta: &Value) -> Option<&str> {
+    meta.get("tool_call_id").and_then(Value::as_str)
 }

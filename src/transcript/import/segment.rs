@@ -7,7 +7,9 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::dialect::Dialect;
-use crate::engine::{Block, Insertion, Message, Recorded, Reply, Role, ToolDef, ToolOutput, Usage};
+use crate::engine::{
+    Block, Insertion, Message, Recorded, Reply, Role, Stamp, Timing, ToolDef, ToolOutput, Usage,
+};
 
 use crate::dialect::read::{folds_into, is_prompt};
 use crate::transcript::{FORMAT_VERSION, History, Note, Transcript};
@@ -30,6 +32,10 @@ pub struct Entry {
     /// For replies: the stop reason and usage the API reported, if any.
     pub stop_reason: Option<String>,
     pub usage: Option<Usage>,
+    /// For replies: when the call started and how long it took, if known.
+    pub time: Option<Timing>,
+    /// For results: each tool's time, by call id, where the log has it.
+    pub result_times: Vec<(String, Timing)>,
 }
 
 impl Entry {
@@ -39,7 +45,55 @@ impl Entry {
             origin,
             stop_reason: None,
             usage: None,
+            time: None,
+            result_times: Vec::new(),
         }
+    }
+
+    /// A reply of the conversation, with what the API reported of it.
+    pub fn reply(message: Message, stop_reason: Option<String>, usage: Option<Usage>) -> Self {
+        Entry {
+            stop_reason,
+            usage,
+            ..Entry::new(message, Origin::Conversation)
+        }
+    }
+}
+
+/// The `timestamp` a log line or event carries, when it is a readable
+/// RFC 3339 time; anything else leaves the step untimed.
+pub fn stamp_of(line: &serde_json::Value) -> Option<Stamp> {
+    line.get("timestamp")?.as_str().and_then(Stamp::parse)
+}
+
+/// The time from one recorded instant to another, when both are known.
+pub fn span(started: Option<&Stamp>, ended: Option<&Stamp>) -> Option<Timing> {
+    Timing::between(started?, ended?)
+}
+
+/// The latest readable time of a log read line by line: what the next
+/// call is timed from.
+#[derive(Debug, Default)]
+pub struct Latest(Option<Stamp>);
+
+impl Latest {
+    /// The time from the latest readable line to this one, whose time (if
+    /// readable) becomes the latest.
+    pub fn since(&mut self, stamp: Option<&Stamp>) -> Option<Timing> {
+        let time = span(self.0.as_ref(), stamp);
+        if stamp.is_some() {
+            self.0 = stamp.cloned();
+        }
+        time
+    }
+}
+
+/// Moves the end of a reply's time to a later line of the same reply: a
+/// call lasts until its reply's last part arrived. An unreadable time
+/// leaves it as it was.
+pub fn extend(time: &mut Option<Timing>, to: Option<&Stamp>) {
+    if let Some(longer) = span(time.as_ref().map(|t| &t.started), to) {
+        *time = Some(longer);
     }
 }
 
@@ -67,6 +121,7 @@ impl Recording {
             && folds_into(&last.message, &entry.message)
         {
             last.message.content.extend(entry.message.content);
+            last.result_times.extend(entry.result_times);
             return;
         }
         self.entries.push(entry);
@@ -124,7 +179,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             (Origin::Conversation, Some(run)) if message.role == Role::Assistant => {
                 run.add_reply(&entry, dialect)
             }
-            (Origin::Conversation, Some(run)) => run.add_results(message),
+            (Origin::Conversation, Some(run)) => run.add_results(&entry),
             (Origin::Conversation, None) => {}
         }
         messages.push(entry.message);
@@ -220,10 +275,12 @@ impl RunBuilder {
             stop_reason,
             stop_reason_inferred: inferred,
             usage: entry.usage,
+            time: entry.time.clone(),
         });
     }
 
-    fn add_results(&mut self, message: &Message) {
+    fn add_results(&mut self, entry: &Entry) {
+        let message = &entry.message;
         let asked: BTreeSet<String> = self
             .replies
             .last()
@@ -244,9 +301,11 @@ impl RunBuilder {
                 });
                 continue;
             }
+            let time = entry.result_times.iter().find(|(id, _)| id == tool_use_id);
             let output = ToolOutput {
                 content: content.clone(),
                 is_error: *is_error,
+                time: time.map(|(_, time)| time.clone()),
             };
             // A reused id has one result per use, and a result answers the
             // latest use: earlier uses left unanswered get the stand-in.

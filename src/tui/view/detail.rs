@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph};
 
-use crate::engine::{Block, Event, Results, SaveReply, Verdict};
+use crate::engine::{Block, Event, Results, SaveReply, Verdict, time_before};
 use crate::narrate::Say;
 
 use crate::text::{one_line, sanitize};
@@ -123,6 +123,20 @@ fn summary(app: &App) -> Vec<Line<'static>> {
     lines
 }
 
+/// When the step's recorded call or tool started and how long it took,
+/// with the pause before it when that was long; none for an untimed step.
+fn time_line(app: &App) -> Option<Line<'static>> {
+    let time = app.step().event.time()?;
+    let previous = time_before(app.trace().steps, app.cursor());
+    let style = if time.stands_out_after(previous) {
+        theme::SLOW
+    } else {
+        theme::LABEL
+    };
+    let pause = time.long_pause_after(previous);
+    Some(Line::styled(app.say().detail_time(time, pause), style))
+}
+
 fn step_lines(app: &App) -> Vec<Line<'static>> {
     let say = app.say();
     let step = app.step();
@@ -165,6 +179,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::LABEL,
                 ));
             }
+            lines.extend(time_line(app));
             if let Some(broken) = tolerated {
                 lines.push(Line::styled(
                     say.tolerated(&say.rejection(broken)),
@@ -208,6 +223,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::TEXT,
                 ),
             ];
+            lines.extend(time_line(app));
             if let Some(run) = app.subagent_at(app.cursor()) {
                 let title = &app.run_title(run);
                 lines.push(Line::styled(say.detail_subagent(&short(title)), theme::KEY));

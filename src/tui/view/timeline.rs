@@ -7,6 +7,8 @@
 //!
 //! Each call, where a turn begins, is a bar; other steps are dots; the exit
 //! is a square, green for an answer, red for None, yellow for another stop.
+//! A recorded call or tool that took long, or came after a long pause, is
+//! yellow too.
 //! A run longer than the row shows the steps around the cursor.
 
 use ratatui::Frame;
@@ -14,7 +16,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use crate::engine::{Phase, Step};
+use crate::engine::{Phase, Step, Timing, time_before};
 use crate::tui::app::App;
 use crate::tui::theme;
 
@@ -45,11 +47,20 @@ fn first_shown(cursor: usize, known: usize, room: usize) -> usize {
         .min(known.saturating_sub(room))
 }
 
-/// A step's mark, as it shows once reached. The marks sit on a border:
-/// their colour is set, or they would take the border's grey.
-fn mark(step: &Step) -> (&'static str, Style) {
+/// A step's mark, as it shows once reached; `previous` is the time of the
+/// last timed step before it. The marks sit on a border: their colour is
+/// set, or they would take the border's grey.
+fn mark(step: &Step, previous: Option<&Timing>) -> (&'static str, Style) {
     let phase = step.event.phase();
-    let reached = Style::new().fg(Color::Reset);
+    let slow = step
+        .event
+        .time()
+        .is_some_and(|time| time.stands_out_after(previous));
+    let reached = if slow {
+        theme::SLOW
+    } else {
+        Style::new().fg(Color::Reset)
+    };
     match phase {
         _ if phase.is_exit() => ("■", theme::exit(phase)),
         Phase::Call => ("┃", reached),
@@ -74,9 +85,20 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> Marks {
     };
     let shown = &steps[first..last.min(first + room)];
     let mut spans = vec![Span::styled(label, theme::LABEL)];
+    // The time of the last timed step so far. The steps before the row are
+    // searched only once a shown step has a time: an untimed run pays nothing.
+    let mut previous = None;
+    let mut looked_back = false;
     for (index, step) in (first..).zip(shown) {
         let ahead = index > app.cursor();
-        let (symbol, style) = match mark(step) {
+        let time = step.event.time();
+        if time.is_some() && !looked_back {
+            previous = time_before(steps, first);
+            looked_back = true;
+        }
+        let mark = mark(step, previous);
+        previous = time.or(previous);
+        let (symbol, style) = match mark {
             (symbol, _) if ahead && !step.event.phase().is_exit() => (symbol, theme::LABEL),
             (symbol, _) if index == app.cursor() => (symbol, theme::NODE_CURRENT),
             mark => mark,

@@ -120,6 +120,7 @@ fn response(app: &App) -> Value {
         stop_reason: stop_reason.clone(),
         stop_reason_inferred,
         usage,
+        time: None,
     };
     app.config()
         .dialect
