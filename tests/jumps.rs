@@ -119,3 +119,27 @@ fn on_a_long_run_the_count_grows_as_it_is_replayed_and_bang_finds_the_end() {
         "{title}"
     );
 }
+
+#[test]
+fn on_a_generated_10000_turn_log_bang_finds_where_the_recording_stops() {
+    // The log without its closing answer: the recording ends after the last
+    // result, with no reply for the next call — an import gap, at the far end.
+    let log = common::generated::openai_log(10_000, 64);
+    let mut doc: serde_json::Value = serde_json::from_str(&log).unwrap();
+    doc["messages"].as_array_mut().unwrap().pop();
+    let source = import::load(doc.to_string(), "cut", "cut", None, Lang::En).unwrap();
+    let runs: Vec<Localized> = source.runs.into_iter().map(Localized::from).collect();
+    let mut app = App::new(&runs, 0, Settings::default());
+    assert_eq!(app.wrong_count(), (0, true));
+    let title = drive(&mut app, 100, 24, &["!"]).backend().to_string();
+    assert!(app.at_end());
+    assert!(matches!(app.step().event, Event::RecordingEnded));
+    assert_eq!(app.step().turn, 10_000);
+    assert!(
+        title.lines().next().unwrap().contains("1 error (!)"),
+        "{title}"
+    );
+    // Round again: from the end, ! stays on the only one.
+    drive(&mut app, 100, 24, &["!"]);
+    assert!(app.at_end());
+}

@@ -310,3 +310,25 @@ fn import_writes_a_redacted_transcript_when_asked() {
          DB_PASSWORD=[redacted: password]"
     );
 }
+
+#[test]
+fn the_screen_over_redacted_runs_shows_no_secret_at_any_step() {
+    let mut runs = Localized::open(LEAKY, &loopstep::transcript::Opening::default()).unwrap();
+    redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
+    let mut app = loopstep::tui::App::new(&runs, 0, loopstep::tui::Settings::default());
+    // Every step, its detail unfolded, in words and then on the wire.
+    app.expanded = true;
+    for wire in [false, true] {
+        if wire {
+            loopstep::tui::update(&mut app, loopstep::tui::Action::ToggleWire);
+        }
+        common::screen::drive(&mut app, 200, 50, &["Home"]);
+        for _ in 0..app.trace().steps.len() {
+            let text = common::screen::drive(&mut app, 200, 50, &[])
+                .backend()
+                .to_string();
+            assert!(shown(&text).is_empty(), "{text}");
+            common::screen::drive(&mut app, 200, 50, &["Right"]);
+        }
+    }
+}
