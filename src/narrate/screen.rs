@@ -374,8 +374,10 @@ impl Say {
             (Lang::Zh, n) => format!("，再按 Tab ×{n}"),
         };
         match self.lang {
-            Lang::En => format!("{command}{then} · copied where the terminal allows"),
-            Lang::Zh => format!("{command}{then} · 终端允许时已复制"),
+            // OSC 52: copied where the terminal allows it, which no
+            // terminal tells; the help and README say so.
+            Lang::En => format!("{command}{then} · copied (OSC 52)"),
+            Lang::Zh => format!("{command}{then} · 已复制（OSC 52）"),
         }
     }
 
