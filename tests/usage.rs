@@ -58,7 +58,7 @@ fn the_second_call_of_a_cached_run_says_the_history_came_from_the_cache() {
     let text = drive(&mut app, 100, 30, &[]).backend().to_string();
     assert!(text.contains("read 3471 of its 3616"), "{text}");
     assert!(
-        text.contains("recorded: 3616 tokens in (3471 from the cache), 111 out"),
+        text.contains("recorded: 3616 tokens in (3471 cached), 111 out"),
         "{text}"
     );
     // The first call read nothing from the cache, and says nothing of it.
@@ -99,7 +99,7 @@ fn a_price_list_adds_what_the_calls_cost() {
     let text = String::from_utf8_lossy(&out.stdout);
     // 3949 × $3 + 358 × $15 + 10879 × $0.30, per million tokens.
     assert!(
-        text.contains("recorded: 14828 tokens in (10879 from the cache), 358 out · $0.0205"),
+        text.contains("recorded: 14828 tokens in (10879 cached), 358 out · $0.0205"),
         "{text}"
     );
     let out = loopstep()

@@ -170,14 +170,14 @@ impl Say {
         let (read, written) = (usage.cache_read_tokens, usage.cache_write_tokens);
         let cache = match (self.lang, read, written) {
             (_, 0, 0) => String::new(),
-            (Lang::En, read, 0) => format!(" ({read} from the cache)"),
-            (Lang::En, read, written) => format!(" ({read} from the cache, {written} to it)"),
-            (Lang::Zh, read, 0) => format!("（{read} 个读自缓存）"),
-            (Lang::Zh, read, written) => format!("（{read} 个读自缓存，{written} 个写入缓存）"),
+            (Lang::En, read, 0) => format!(" ({read} cached)"),
+            (Lang::En, read, written) => format!(" ({read} cached, {written} to the cache)"),
+            (Lang::Zh, read, 0) => format!("（缓存 {read}）"),
+            (Lang::Zh, read, written) => format!("（缓存 {read}，写入缓存 {written}）"),
         };
         match self.lang {
             Lang::En => format!("recorded: {input} tokens in{cache}, {output} out"),
-            Lang::Zh => format!("记录：输入 {input} token{cache}，输出 {output}"),
+            Lang::Zh => format!("记录：输入 {input}{cache}，输出 {output}"),
         }
     }
 

@@ -459,7 +459,7 @@ impl Say {
             ],
             Lang::Zh => [
                 format!("第 {number} 次调用：{messages} 条消息，{}", estimate(chars)),
-                format!("至今 {number} 次调用：{so_far}"),
+                format!("至今 {number} 次调用 · {so_far}"),
             ],
         }
     }
