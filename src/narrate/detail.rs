@@ -177,7 +177,7 @@ impl Say {
         };
         match self.lang {
             Lang::En => format!("recorded: {input} tokens in{cache}, {output} out"),
-            Lang::Zh => format!("记录：输入 {input}{cache}，输出 {output}"),
+            Lang::Zh => format!("记录 token：输入 {input}{cache}，输出 {output}"),
         }
     }
 
