@@ -7,27 +7,15 @@
 //! Run with `cargo bench --bench find`.
 
 use std::hint::black_box;
-use std::sync::OnceLock;
 
-use loopstep::narrate::Lang;
-use loopstep::transcript::{Localized, import};
 use loopstep::tui::{Action, App, Settings, update};
 
 #[path = "../tests/common/generated.rs"]
 mod generated;
-use generated::openai_log;
+use generated::big_log_runs as big;
 
 fn main() {
     divan::main();
-}
-
-fn big() -> &'static [Localized] {
-    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        let text = openai_log(12_000, 4096);
-        let source = import::load(text, "big", "big", None, Lang::En).unwrap();
-        source.runs.into_iter().map(Localized::from).collect()
-    })
 }
 
 /// Types `/`, the query and Enter, then lets the scan run to its end.

@@ -5,31 +5,17 @@
 //! Run with `cargo bench --bench keys`.
 
 use std::hint::black_box;
-use std::sync::OnceLock;
 
-use loopstep::narrate::Lang;
-use loopstep::transcript::{Localized, import};
 use loopstep::tui::{Action, App, Settings, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 #[path = "../tests/common/generated.rs"]
 mod generated;
-use generated::openai_log;
+use generated::big_log_runs as big;
 
 fn main() {
     divan::main();
-}
-
-/// The 52 MB OpenAI log (12,000 rounds, 4 kB results), loaded once:
-/// the screen borrows its runs.
-fn big() -> &'static [Localized] {
-    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
-    RUNS.get_or_init(|| {
-        let text = openai_log(12_000, 4096);
-        let source = import::load(text, "big", "big", None, Lang::En).unwrap();
-        source.runs.into_iter().map(Localized::from).collect()
-    })
 }
 
 /// The screen on the big log with the cursor at `place`: "start", "middle"

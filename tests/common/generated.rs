@@ -3,6 +3,10 @@
 
 #![allow(dead_code)] // each user takes its own subset
 
+use std::sync::OnceLock;
+
+use loopstep::narrate::Lang;
+use loopstep::transcript::{Localized, import};
 use serde_json::json;
 
 fn lorem(bytes: usize) -> String {
@@ -50,4 +54,15 @@ pub fn openai_log(rounds: usize, result_bytes: usize) -> String {
     }
     messages.push(json!({"role": "assistant", "content": "Done."}));
     json!({"model": "gpt-5", "messages": messages}).to_string()
+}
+
+/// The 52 MB OpenAI log (12,000 rounds, 4 kB results), imported
+/// once for the whole program: the screen borrows its runs.
+pub fn big_log_runs() -> &'static [Localized] {
+    static RUNS: OnceLock<Vec<Localized>> = OnceLock::new();
+    RUNS.get_or_init(|| {
+        let text = openai_log(12_000, 4096);
+        let source = import::load(text, "big", "big", None, Lang::En).unwrap();
+        source.runs.into_iter().map(Localized::from).collect()
+    })
 }
