@@ -122,12 +122,18 @@ fn an_openai_responses_stream_is_its_completed_response() {
         _ => None,
     });
     assert_eq!(dispatched, Some("get_capital"));
-    // The recorded client answered the call under the item's id instead of
-    // its call_id: the import says so rather than pairing them by guess.
+    // The recorded client answered the call under its item id (`fc_…`)
+    // instead of its call_id: the item id pairs them, and the note says so.
+    assert!(source.notes.iter().any(|n| n.to_string().contains(
+        "sent tool call `call_kL0PCQV7M2WMoVX8V8OtYSAL` back as \
+         `fc_67e554a1de488191af0831d35cbe082e0794405d35281ae2`"
+    )));
     assert!(
-        run.notes
-            .iter()
-            .any(|n| n.to_string().contains("answers no tool call"))
+        !trace.steps.iter().any(|s| matches!(
+            &s.event,
+            Event::Dispatch { output, .. } if output.is_error
+        )),
+        "the call has its recorded result"
     );
 }
 

@@ -12,6 +12,8 @@ mod openai_responses;
 pub mod read;
 pub mod stream;
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -218,6 +220,28 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::read_response(reader, response),
             Dialect::OpenaiChat => openai_chat::read_response(reader, response),
             Dialect::OpenaiResponses => openai_responses::read_response(reader, response),
+        }
+    }
+
+    /// Adds the calls of a recorded response to `by_item`, item id → call
+    /// id, in an API whose items have ids of their own (Responses).
+    pub fn call_ids_by_item(self, response: &Value, by_item: &mut HashMap<String, String>) {
+        if self == Dialect::OpenaiResponses {
+            openai_responses::call_ids_by_item(response, by_item);
+        }
+    }
+
+    /// A recorded request with the call ids the client sent back under
+    /// ids of its own restored to the model's, where item ids pair them;
+    /// with the pairs (sent, model's). `None` when nothing needed it.
+    pub fn restore_call_ids(
+        self,
+        request: &Value,
+        by_item: &HashMap<String, String>,
+    ) -> Option<(Value, Vec<(String, String)>)> {
+        match self {
+            Dialect::OpenaiResponses => openai_responses::restore_call_ids(request, by_item),
+            Dialect::AnthropicMessages | Dialect::OpenaiChat => None,
         }
     }
 

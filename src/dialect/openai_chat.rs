@@ -129,6 +129,8 @@ fn wire_messages(message: &Message) -> Vec<Value> {
             Block::Thinking { thinking } => reasoning.push(thinking.as_str()),
             Block::Refusal { refusal } => refusals.push(refusal.as_str()),
             Block::ToolUse { id, name, input } => calls.push(tool_call(id, name, input)),
+            // Chat Completions has no tools of the server's own.
+            Block::ServerToolUse { .. } => {}
             Block::ToolResult {
                 tool_use_id,
                 content,

@@ -1,12 +1,14 @@
 //! OpenAI Responses: a request's `input` and a response's `output` are lists
-//! of items (`message`, `function_call`, `function_call_output`,
-//! `reasoning`). A response has a `status` rather than a finish reason: a
+//! of items (`message`, `function_call` and `custom_tool_call` with their
+//! outputs, `reasoning`, and server tools such as `web_search_call`). A response has a `status` rather than a finish reason: a
 //! completed response that holds `function_call` items asks for tools, and
 //! an incomplete one says why in `incomplete_details.reason`.
 //! (https://platform.openai.com/docs/api-reference/responses/object)
 //!
 //! Responses can also keep the conversation on the server
 //! (`previous_response_id`); a replay resends it, as the lesson's loop does.
+
+use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
@@ -123,6 +125,17 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
     })
 }
 
+/// A tool the server ran, as the item it came in: `web_search` is a
+/// `web_search_call`, whose `action` says what it did.
+fn server_tool_call(id: &str, name: &str, action: &Value) -> Value {
+    json!({
+        "type": format!("{name}_call"),
+        "id": id,
+        "status": "completed",
+        "action": action,
+    })
+}
+
 fn item(role: Role, block: &Block) -> Value {
     match block {
         Block::Text { text } => json!({
@@ -140,6 +153,7 @@ fn item(role: Role, block: &Block) -> Value {
             "content": [{ "type": "refusal", "refusal": refusal }],
         }),
         Block::ToolUse { id, name, input } => tool_call(id, name, input),
+        Block::ServerToolUse { id, name, input } => server_tool_call(id, name, input),
         Block::ToolResult {
             tool_use_id,
             content,
@@ -180,6 +194,69 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
         _ => {}
     }
     read
+}
+
+/// The item kinds that call a tool of the client's, under a `call_id`.
+const CALL_ITEMS: [&str; 2] = ["function_call", "custom_tool_call"];
+
+/// Every output item has an `id` of its own beside the `call_id` that its
+/// output must name. Adds the response's calls to `by_item`: item id →
+/// the call id the model gave.
+pub fn call_ids_by_item(response: &Value, by_item: &mut HashMap<String, String>) {
+    for item in response
+        .get("output")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+        if let (true, Some(id), Some(call_id)) = (
+            CALL_ITEMS.contains(&kind),
+            item.get("id").and_then(Value::as_str),
+            item.get("call_id").and_then(Value::as_str),
+        ) {
+            by_item.insert(id.to_owned(), call_id.to_owned());
+        }
+    }
+}
+
+/// A client or gateway may send a call back under a call id of its own
+/// (`resp_…:call_0` for a `call_0` the model used twice, or the item id
+/// itself), but the call's item keeps its item id, or uses it as the call
+/// id. Where an item id ties them, the request is rewritten to the
+/// model's call ids; returns it with the pairs (sent, model's) renamed,
+/// or `None` when nothing needed it.
+pub fn restore_call_ids(
+    request: &Value,
+    by_item: &HashMap<String, String>,
+) -> Option<(Value, Vec<(String, String)>)> {
+    let items = request.get("input")?.as_array()?;
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for item in items {
+        let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
+        let sent = item.get("call_id").and_then(Value::as_str);
+        let model = [item.get("id").and_then(Value::as_str), sent]
+            .into_iter()
+            .flatten()
+            .find_map(|key| by_item.get(key));
+        if let (true, Some(sent), Some(model)) = (CALL_ITEMS.contains(&kind), sent, model)
+            && sent != model
+            && !renamed.iter().any(|(s, _)| s == sent)
+        {
+            renamed.push((sent.to_owned(), model.clone()));
+        }
+    }
+    if renamed.is_empty() {
+        return None;
+    }
+    let mut request = request.clone();
+    for item in request["input"].as_array_mut().into_iter().flatten() {
+        let sent = item.get("call_id").and_then(Value::as_str);
+        if let Some((_, model)) = renamed.iter().find(|(s, _)| Some(s.as_str()) == sent) {
+            item["call_id"] = Value::String(model.clone());
+        }
+    }
+    Some((request, renamed))
 }
 
 /// A response: its `output` items, and its `status`, or for an incomplete
@@ -264,12 +341,35 @@ fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
                 input: read::arguments(object.get("arguments")),
             },
         )),
-        (Some("function_call_output"), _) => Some((
+        // A custom tool takes free text, not JSON arguments (the
+        // `apply_patch` tool Codex edits files with); its output comes back
+        // under the same call id.
+        // https://platform.openai.com/docs/guides/function-calling#custom-tools
+        (Some("custom_tool_call"), _) => Some((
+            Role::Assistant,
+            Block::ToolUse {
+                id: read::string(object, "call_id"),
+                name: read::string(object, "name"),
+                input: Value::String(read::string(object, "input")),
+            },
+        )),
+        (Some("function_call_output" | "custom_tool_call_output"), _) => Some((
             Role::User,
             Block::ToolResult {
                 tool_use_id: read::string(object, "call_id"),
                 content: reader.text_of(object.get("output")).into(),
                 is_error: false,
+            },
+        )),
+        // The built-in web search runs on OpenAI's side within the call:
+        // its item says what it did (`action`), and no output is sent back.
+        // https://platform.openai.com/docs/api-reference/responses/object
+        (Some("web_search_call"), _) => Some((
+            Role::Assistant,
+            Block::ServerToolUse {
+                id: read::string(object, "id"),
+                name: "web_search".to_owned(),
+                input: object.get("action").cloned().unwrap_or(Value::Null),
             },
         )),
         (Some("reasoning"), _) => {

@@ -78,7 +78,7 @@ impl Query {
             Block::Text { text } => self.found_in(text),
             Block::Thinking { thinking } => self.found_in(thinking),
             Block::Refusal { refusal } => self.found_in(refusal),
-            Block::ToolUse { id, name, input } => {
+            Block::ToolUse { id, name, input } | Block::ServerToolUse { id, name, input } => {
                 self.found_in(id) || self.found_in(name) || self.in_value(input)
             }
             Block::ToolResult {

@@ -47,6 +47,14 @@ pub enum Block {
         name: String,
         input: Value,
     },
+    /// A tool the API's own servers ran inside the call (Anthropic's
+    /// `server_tool_use`, Responses' `web_search_call`): part of the reply,
+    /// never dispatched by the loop, so it needs no result from it.
+    ServerToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
     ToolResult {
         tool_use_id: String,
         /// Shared with the recorded output and the dispatch step: results
@@ -64,7 +72,7 @@ impl Block {
             Block::Text { text } => text.chars().count(),
             Block::Thinking { thinking } => thinking.chars().count(),
             Block::Refusal { refusal } => refusal.chars().count(),
-            Block::ToolUse { name, input, .. } => {
+            Block::ToolUse { name, input, .. } | Block::ServerToolUse { name, input, .. } => {
                 name.chars().count() + input.to_string().chars().count()
             }
             Block::ToolResult { content, .. } => content.chars().count(),

@@ -29,6 +29,13 @@ impl Say {
             (Lang::Zh, Note::MissingResult { id }) => {
                 format!("工具调用 {id} 没有录下工具结果；重放用一个错误结果代替")
             }
+            (Lang::En, Note::PairedByItemId { sent, call }) => format!(
+                "the client sent tool call `{call}` back as `{sent}`; the call's item id pairs \
+                 them, and the replay keeps the model's id"
+            ),
+            (Lang::Zh, Note::PairedByItemId { sent, call }) => format!(
+                "客户端把工具调用 {call} 以 {sent} 的名义发回；调用项的 id 把两者对上，重放沿用模型给的 id"
+            ),
             (Lang::En, Note::ExchangeIncomplete { number }) => {
                 format!("exchange {number} has no request or no response; skipped")
             }

@@ -59,6 +59,11 @@ impl Say {
         self.pick("refusal", "拒绝")
     }
 
+    /// A tool the API's servers ran inside the call, not the loop.
+    pub fn kind_server_tool(self) -> &'static str {
+        self.pick("server tool", "服务端工具")
+    }
+
     pub fn empty_message(self) -> &'static str {
         self.pick("(empty)", "（空）")
     }

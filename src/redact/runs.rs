@@ -156,6 +156,11 @@ fn block(block: &Block) -> Option<Block> {
             name: name.clone(),
             input: json(input)?,
         },
+        Block::ServerToolUse { id, name, input } => Block::ServerToolUse {
+            id: id.clone(),
+            name: name.clone(),
+            input: json(input)?,
+        },
         Block::ToolResult {
             tool_use_id,
             content,

@@ -21,6 +21,9 @@ pub enum Note {
     ReusedCallId { id: String },
     /// A tool call with no recorded result: the replay answers with an error.
     MissingResult { id: String },
+    /// A call the client sent back under another id (`sent`), paired with
+    /// the model's call by its item id.
+    PairedByItemId { sent: String, call: String },
     /// An exchange without a request or a response.
     ExchangeIncomplete { number: usize },
     /// A request that does not repeat the history the earlier calls built.

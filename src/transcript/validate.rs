@@ -141,7 +141,10 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                         );
                     }
                 }
-                Block::Text { .. } | Block::Thinking { .. } | Block::Refusal { .. } => {}
+                Block::Text { .. }
+                | Block::Thinking { .. }
+                | Block::Refusal { .. }
+                | Block::ServerToolUse { .. } => {}
             }
         }
     }

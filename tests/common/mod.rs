@@ -98,3 +98,42 @@ pub fn printed(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).expect("loopstep writes UTF-8")
 }
+
+/// The path of a file under `tests/fixtures`.
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture opened as loopstep opens any file, in the format it is
+/// recognised as.
+pub fn load(name: &str) -> Source {
+    open(&fixture(name), None).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// What the replay of every run of a source adds up to, each run under
+/// its own recorded settings.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub runs: usize,
+    pub model_calls: usize,
+    pub tool_calls: usize,
+    /// The outcome of each run, by its label (`answered`, `recording_ended`…).
+    pub outcomes: Vec<&'static str>,
+}
+
+pub fn counted(source: &Source) -> Counted {
+    let traces: Vec<Trace> = source
+        .runs
+        .iter()
+        .map(|run| run.replay(run.default_config()))
+        .collect();
+    Counted {
+        runs: traces.len(),
+        model_calls: traces.iter().map(Trace::model_calls).sum(),
+        tool_calls: traces.iter().map(Trace::tool_calls).sum(),
+        outcomes: traces
+            .iter()
+            .map(|t| t.outcome().map_or("running", |o| o.label()))
+            .collect(),
+    }
+}

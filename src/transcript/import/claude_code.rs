@@ -1,6 +1,10 @@
 //! A Claude Code session file: JSON Lines, one `user` or `assistant` line
 //! per message, except that an assistant message is split one content block
-//! per line and must be put back together by `message.id`. Lines of the
+//! per line and must be put back together by `message.id` (or, lacking it,
+//! `requestId`). The client starts a tool while the response is still
+//! streaming, so the line of a tool's result can come before the next
+//! block of the same response: a response stays open, and takes its later
+//! blocks, until a line of another response or a new prompt. Lines of the
 //! side chains (sub-agents) are kept apart as runs of their own.
 //!
 //! Each line has a `timestamp`: a call ran from the line before the reply
@@ -12,13 +16,14 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
-use crate::dialect::read::{self, Read, Reader};
+use crate::dialect::read::{self, Read, Reader, only_results};
 use crate::engine::{Block, Role, Stamp};
 use crate::transcript::Skip;
 
 /// The main conversation and the side chains, in that order.
 pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
-    let mut last_id: [Option<String>; 2] = [None, None];
+    // Per chain: the response still taking blocks, and its entry.
+    let mut open: [Option<(String, usize)>; 2] = [None, None];
     // Per chain: the latest line's time, and when each tool was asked for.
     let mut latest: [Latest; 2] = Default::default();
     let mut called: HashMap<String, Stamp> = HashMap::new();
@@ -37,13 +42,17 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
         let chain = usize::from(sidechain);
         let recording = if sidechain { &mut *side } else { &mut *main };
-        let last_id = &mut last_id[chain];
+        let open = &mut open[chain];
         let stamp = stamp_of(line);
         let since_previous = latest[chain].since(stamp.as_ref());
         let Read::Message(parsed) = reader.message(message) else {
             continue;
         };
-        let id = message.get("id").and_then(Value::as_str).map(str::to_owned);
+        let id = message
+            .get("id")
+            .or_else(|| line.get("requestId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         let stop_reason = message
             .get("stop_reason")
             .and_then(Value::as_str)
@@ -67,19 +76,25 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
                 _ => {}
             }
         }
-        let continues = parsed.role == Role::Assistant && id.is_some() && *last_id == id;
-        if continues && let Some(entry) = recording.entries.last_mut() {
-            entry.message.content.extend(parsed.content);
-            entry.stop_reason = stop_reason.or(entry.stop_reason.take());
-            entry.usage = usage.or(entry.usage);
-            extend(&mut entry.time, stamp.as_ref());
-            continue;
+        let same_response = |(open_id, _): &(String, usize)| Some(open_id) == id.as_ref();
+        match (parsed.role, open.as_ref()) {
+            (Role::Assistant, Some(response)) if same_response(response) => {
+                let entry = &mut recording.entries[response.1];
+                entry.message.content.extend(parsed.content);
+                entry.stop_reason = stop_reason.or(entry.stop_reason.take());
+                entry.usage = usage.or(entry.usage);
+                extend(&mut entry.time, stamp.as_ref());
+                continue;
+            }
+            // Results of the open response's tools, written while it streamed.
+            (Role::User, Some(_)) if only_results(&parsed) => {}
+            _ => *open = None,
         }
-        *last_id = if parsed.role == Role::Assistant {
-            id
-        } else {
-            None
-        };
+        if parsed.role == Role::Assistant
+            && let Some(id) = id
+        {
+            *open = Some((id, recording.entries.len()));
+        }
         let mut entry = Entry::new(parsed, Origin::Conversation);
         entry.stop_reason = stop_reason;
         entry.usage = usage;

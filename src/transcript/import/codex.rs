@@ -1,13 +1,15 @@
 //! A Codex CLI session rollout (`~/.codex/sessions/…/rollout-*.jsonl`):
 //! JSON Lines of `{"timestamp", "type", "payload"}`. The `response_item`
 //! payloads are the OpenAI Responses items of the conversation (messages,
-//! reasoning, `function_call` and `function_call_output` paired on
-//! `call_id`); `session_meta` holds the instructions and `turn_context` the
-//! model; the rest are UI events, skipped and counted. Old rollouts wrote
-//! the items bare, without the envelope; those are read too.
+//! reasoning, `function_call` / `custom_tool_call` and their outputs paired
+//! on `call_id`, `web_search_call` run by the server); `session_meta` holds
+//! the instructions and `turn_context` the model; a `token_count` event
+//! after a reply carries that call's usage (`info.last_token_usage`); the
+//! rest are UI events, skipped and counted. Old rollouts wrote the items
+//! bare, without the envelope; those are read too.
 //!
-//! A rollout records neither stop reasons nor where one model call ends,
-//! so the stop reasons are inferred from what each reply holds.
+//! A rollout records no stop reasons, so they are inferred from what each
+//! reply holds; a reply is the model's items between two inputs.
 //!
 //! Each line has a `timestamp`: a call ran from the last item sent to the
 //! model to the last item of its reply, a tool from its `function_call`
@@ -19,8 +21,8 @@ use serde_json::{Value, json};
 
 use super::segment::{Entry, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::Dialect;
-use crate::dialect::read::Reader;
-use crate::engine::{Block, Role, Stamp, Timing};
+use crate::dialect::read::{Reader, UsageKeys, usage_of};
+use crate::engine::{Block, Role, Stamp, Timing, Usage};
 use crate::transcript::Skip;
 
 /// Whether a line is one of a rollout's.
@@ -51,6 +53,9 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
                     .and_then(Value::as_str);
                 instructions.extend(text.map(str::to_owned));
             }
+            "event_msg" if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
+                clock.token_count(payload.get("info"));
+            }
             "turn_context" => {
                 if let Some(model) = payload.get("model").and_then(Value::as_str) {
                     recording.model = Some(model.to_owned());
@@ -69,18 +74,20 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
     for text in sent.system.into_iter().filter(|t| !t.is_empty()) {
         recording.add_system(text);
     }
-    // The replies' times go to the replies in order, unless the items did
-    // not group into replies as the reader did: then none is timed.
-    let replies = sent.messages.iter().filter(|m| m.role == Role::Assistant);
-    let mut reply_times = if replies.count() == clock.replies.len() {
-        clock.replies.into_iter()
-    } else {
-        Vec::new().into_iter()
-    };
+    // The times and usages go to the replies in order, unless there are
+    // not as many as the reader found replies: then none gets any.
+    let replies = sent
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .count();
+    let mut times = in_order(clock.replies, replies);
+    let mut usages = in_order(clock.usages, replies);
     for message in sent.messages {
         let mut entry = Entry::new(message, Origin::Conversation);
         if entry.message.role == Role::Assistant {
-            entry.time = reply_times.next().flatten();
+            entry.time = times.next().flatten();
+            entry.usage = usages.next();
         }
         for block in &entry.message.content {
             if let Block::ToolResult { tool_use_id, .. } = block {
@@ -98,7 +105,27 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
     recording.dialect = Dialect::OpenaiResponses;
 }
 
-/// The times of a rollout's items, read as they come.
+/// One thing per reply, in order; none at all if they are not as many.
+fn in_order<T>(all: Vec<T>, replies: usize) -> std::vec::IntoIter<T> {
+    if all.len() == replies {
+        all.into_iter()
+    } else {
+        Vec::new().into_iter()
+    }
+}
+
+/// Where Codex's `TokenUsage` keeps each count: OpenAI's convention, the
+/// cached input inside the input
+/// (openai/codex, codex-rs/protocol/src/protocol.rs, `TokenUsage`).
+const CODEX_USAGE: UsageKeys = UsageKeys {
+    input: "input_tokens",
+    output: "output_tokens",
+    cached: &["cached_input_tokens"],
+    cached_is_inside_input: true,
+    written: None,
+};
+
+/// The times and usage of a rollout's replies, read as they come.
 #[derive(Default)]
 struct Clock {
     /// When the latest item sent to the model was written.
@@ -107,28 +134,50 @@ struct Clock {
     replying: bool,
     /// One time per reply, in order.
     replies: Vec<Option<Timing>>,
+    /// The usage of each call, in order, and the running total the
+    /// latest `token_count` event gave.
+    usages: Vec<Usage>,
+    total: Option<Value>,
     /// When each tool call was asked for, and when answered, by call id.
     called: HashMap<String, Stamp>,
     answered: HashMap<String, Stamp>,
 }
 
 impl Clock {
+    /// A `token_count` event. Codex writes one as a call completes and
+    /// again later with the same figures, and older versions write it
+    /// before the call's items: a call's usage is the event whose running
+    /// total (`total_token_usage`) moved, its own in `last_token_usage`.
+    fn token_count(&mut self, info: Option<&Value>) {
+        let Some(info) = info.filter(|i| i.is_object()) else {
+            return;
+        };
+        let total = info.get("total_token_usage");
+        if total.is_some() && total == self.total.as_ref() {
+            return;
+        }
+        self.total = total.cloned();
+        if let Some(last) = info.get("last_token_usage") {
+            self.usages.push(usage_of(last, &CODEX_USAGE));
+        }
+    }
+
     fn item(&mut self, item: &Value, stamp: Option<Stamp>) {
         let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
         let role = item.get("role").and_then(Value::as_str);
         let call_id = item.get("call_id").and_then(Value::as_str);
         let from_model = match kind {
-            "reasoning" | "function_call" => true,
+            "reasoning" | "function_call" | "custom_tool_call" | "web_search_call" => true,
             "message" => role == Some("assistant"),
-            "function_call_output" => false,
+            "function_call_output" | "custom_tool_call_output" => false,
             // Not part of the conversation (`ghost_snapshot`, say).
             _ => return,
         };
         match (kind, call_id, &stamp) {
-            ("function_call", Some(id), Some(at)) => {
+            ("function_call" | "custom_tool_call", Some(id), Some(at)) => {
                 self.called.insert(id.to_owned(), at.clone());
             }
-            ("function_call_output", Some(id), Some(at)) => {
+            ("function_call_output" | "custom_tool_call_output", Some(id), Some(at)) => {
                 self.answered.insert(id.to_owned(), at.clone());
             }
             _ => {}
@@ -150,6 +199,14 @@ impl Clock {
 pub fn is_item(line: &Value) -> bool {
     matches!(
         line.get("type").and_then(Value::as_str),
-        Some("message" | "function_call" | "function_call_output" | "reasoning")
+        Some(
+            "message"
+                | "function_call"
+                | "function_call_output"
+                | "custom_tool_call"
+                | "custom_tool_call_output"
+                | "web_search_call"
+                | "reasoning"
+        )
     )
 }

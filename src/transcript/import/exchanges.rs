@@ -10,6 +10,7 @@
 //! reader puts its model events' times there).
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -31,6 +32,9 @@ pub fn read(
         .first()
         .and_then(response_of)
         .map_or(Dialect::AnthropicMessages, |r| Dialect::of_response(&r));
+    // Calls by item id, to pair those a client sent back under other ids.
+    let mut by_item = HashMap::new();
+    let mut paired = HashSet::new();
     for (k, exchange) in exchanges.iter().enumerate() {
         let (Some(request), Some(response)) = (exchange.get("request"), response_of(exchange))
         else {
@@ -38,6 +42,21 @@ pub fn read(
             continue;
         };
         let response = response.as_ref();
+        let restored = api.restore_call_ids(request, &by_item);
+        let request = match &restored {
+            Some((request, renamed)) => {
+                for (sent, call) in renamed {
+                    if paired.insert(sent.clone()) {
+                        notes.push(Note::PairedByItemId {
+                            sent: sent.clone(),
+                            call: call.clone(),
+                        });
+                    }
+                }
+                request
+            }
+            None => request,
+        };
         // Clients may offer more tools as the run goes on: keep them all.
         for tool in tool_definitions(request.get("tools")) {
             if !recording.tools.iter().any(|t| t.name == tool.name) {
@@ -76,6 +95,7 @@ pub fn read(
         } else {
             add_additions(recording, new);
         }
+        api.call_ids_by_item(response, &mut by_item);
         let reply = api.read_response(reader, response);
         if let Some(choices) = reply.choices {
             notes.push(Note::ManyChoices {

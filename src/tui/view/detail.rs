@@ -318,6 +318,15 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
     }
 }
 
+/// What a tool request is called: the API's word for one the loop
+/// dispatches, or a tool its servers ran themselves.
+pub fn tool_kind(say: Say, block: &Block) -> &'static str {
+    match block {
+        Block::ServerToolUse { .. } => say.kind_server_tool(),
+        _ => say.w.tool_request,
+    }
+}
+
 /// The blocks of the newest `count` messages, one line each: the reply
 /// being checked, the results just appended, or what the client inserted.
 fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
@@ -335,15 +344,17 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                 Span::styled(format!("{} ", say.kind_refusal()), theme::ERROR),
                 Span::styled(text(refusal), theme::TEXT),
             ]),
-            Block::ToolUse { id, name, input } => Line::from(vec![
-                Span::styled(format!("{} ", say.w.tool_request), theme::BLOCK_KIND),
-                Span::raw(format!(
-                    "{} {} ",
-                    one_line(id, SHORT),
-                    one_line(name, SHORT)
-                )),
-                Span::styled(text(&input.to_string()), theme::LABEL),
-            ]),
+            Block::ToolUse { id, name, input } | Block::ServerToolUse { id, name, input } => {
+                Line::from(vec![
+                    Span::styled(format!("{} ", tool_kind(say, block)), theme::BLOCK_KIND),
+                    Span::raw(format!(
+                        "{} {} ",
+                        one_line(id, SHORT),
+                        one_line(name, SHORT)
+                    )),
+                    Span::styled(text(&input.to_string()), theme::LABEL),
+                ])
+            }
             Block::ToolResult {
                 tool_use_id,
                 content,

@@ -174,13 +174,14 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
                 Span::styled(format!(" {}", one_line(refusal, rest(used))), theme::TEXT),
             ]
         }
-        Block::ToolUse { id, name, input } => {
-            let kind_width = crate::text::width(w.tool_request);
+        Block::ToolUse { id, name, input } | Block::ServerToolUse { id, name, input } => {
+            let label = super::detail::tool_kind(say, block);
+            let kind_width = crate::text::width(label);
             let head = format!(" {} {} ", shown_id(id, room), one_line(name, 20));
             let head = one_line(&head, rest(kind_width));
             let used = kind_width + crate::text::width(&head);
             vec![
-                kind(w.tool_request),
+                kind(label),
                 Span::raw(head),
                 Span::styled(one_line(&input.to_string(), rest(used)), theme::LABEL),
             ]
