@@ -443,6 +443,10 @@ pub enum FromFormat {
     OpenHands,
     /// An Inspect AI eval log (.json).
     Inspect,
+    /// A VCR cassette in YAML (vcrpy, pytest-recording).
+    Cassette,
+    /// The server-sent events of one streamed response.
+    Events,
 }
 
 impl FromFormat {
@@ -456,6 +460,8 @@ impl FromFormat {
             FromFormat::Codex => SourceFormat::Codex,
             FromFormat::OpenHands => SourceFormat::OpenHands,
             FromFormat::Inspect => SourceFormat::Inspect,
+            FromFormat::Cassette => SourceFormat::Cassette,
+            FromFormat::Events => SourceFormat::Events,
         }
     }
 }

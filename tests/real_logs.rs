@@ -168,3 +168,123 @@ fn a_sub_agent_file_joins_its_responses_the_same_way() {
         .collect();
     assert_eq!(calls, [6, 6, 0]);
 }
+
+#[test]
+fn a_vcr_cassette_in_parsed_body_form_pairs_reused_call_ids_by_item_id() {
+    let source = load("real/cassette-responses-reused-call-ids.yaml");
+    assert_eq!(source.format, Format::Cassette);
+    assert_eq!(source.kind, "VCR cassette (YAML), OpenAI Responses");
+    // Counted from the raw file (4 interactions, all `completed`): calls 1
+    // and 2 each ask for one tool, both under `call_id: call_0`; call 3
+    // answers; request 4 adds a new prompt ("Reply with exactly OK."),
+    // answered by call 4. So 2 runs: 3 calls and 2 tools, then 1 call.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 2,
+            model_calls: 4,
+            tool_calls: 2,
+            outcomes: vec!["answered"; 2],
+        }
+    );
+    // The client sent each back as `resp_<id>:call_0`; the function_call
+    // items' ids (`fc_…`) pair them, so each call gets its own result.
+    let trace = source.runs[0].replay(source.runs[0].default_config());
+    let outputs: Vec<String> = common::dispatched(&trace)
+        .iter()
+        .map(|(_, _, output)| output.content.to_string())
+        .collect();
+    assert_eq!(outputs, ["first result", "second result"]);
+    let paired = source
+        .notes
+        .iter()
+        .filter(|n| n.to_string().contains("the call's item id pairs them"))
+        .count();
+    assert_eq!(paired, 2);
+}
+
+#[test]
+fn a_vcr_cassette_in_raw_body_form_reads_gzip_bytes_and_quoted_streams() {
+    // dd-trace-py's cassettes as vcrpy writes them: the request body a
+    // quoted JSON string; the response gzip bytes under `!!binary`
+    // (decoded by hand: text, then tool_use toolu_01DYJo37… get_weather,
+    // stop_reason tool_use), or a stream of 85 events in a double-quoted
+    // string (the same tool call, its input in 5 input_json_delta pieces).
+    for name in [
+        "real/cassette-anthropic-gzip-body.yaml",
+        "real/cassette-anthropic-quoted-stream.yaml",
+    ] {
+        let source = load(name);
+        assert_eq!(source.kind, "VCR cassette (YAML), Anthropic Messages");
+        let run = &source.runs[0];
+        assert_eq!(run.replies.len(), 1, "{name}");
+        assert_eq!(run.replies[0].stop_reason, "tool_use", "{name}");
+        let call = run.replies[0].tool_calls().next().unwrap();
+        assert_eq!(call.name, "get_weather");
+        assert_eq!(call.input["location"], "San Francisco, CA", "{name}");
+        // The cassette holds no result: the recording ends there.
+        assert_eq!(counted(&source).outcomes, ["recording_ended"], "{name}");
+    }
+}
+
+#[test]
+fn a_vcr_cassette_s_headers_are_never_read_or_shown() {
+    let source = load("real/cassette-openai-chat-body-string.yaml");
+    // Counted from the raw file (OpenTelemetry's openai-v2 tests, bodies
+    // as pretty JSON under `body.string`): call 1 asks for two
+    // get_current_weather calls in parallel (finish_reason tool_calls);
+    // request 2 sends both results, and call 2 answers (stop).
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 2,
+            outcomes: vec!["answered"],
+        }
+    );
+    // The recorded `authorization` and cookie headers go nowhere.
+    let everything = serde_json::to_string(&source.runs).unwrap();
+    for header in ["test_openai_api_key", "test_cookie", "test_set_cookie"] {
+        assert!(!everything.contains(header), "{header} leaked");
+    }
+}
+
+#[test]
+fn a_bare_stream_of_events_is_one_call_whose_request_was_not_kept() {
+    use loopstep::transcript::import::NO_REQUEST;
+    // anthropic-sdk-python's tool_use_response.txt: 15 events, no newline
+    // at the end; text "I'll check the current weather in Paris for you."
+    // and one tool_use (get_weather, input from 5 pieces), stop_reason
+    // tool_use.
+    let anthropic = load("real/events-anthropic-tool-use.txt");
+    assert_eq!(anthropic.format, Format::Events);
+    let run = &anthropic.runs[0];
+    assert_eq!(run.question, NO_REQUEST);
+    assert_eq!(run.replies.len(), 1);
+    assert_eq!(
+        run.replies[0].text(),
+        "I'll check the current weather in Paris for you."
+    );
+    let call = run.replies[0].tool_calls().next().unwrap();
+    assert_eq!(call.input["location"], "Paris");
+    // openai-python's snapshot: 34 `data:` lines, no `event:` lines, 30
+    // content pieces, finish_reason stop.
+    let openai = load("real/events-openai-chat.bin");
+    assert_eq!(openai.runs[0].dialect, Some(Dialect::OpenaiChat));
+    assert_eq!(counted(&openai).outcomes, ["answered"]);
+    assert!(
+        openai.runs[0].replies[0]
+            .text()
+            .starts_with("I'm unable to provide real-time weather updates.")
+    );
+}
+
+#[test]
+fn a_broken_cassette_is_told_as_yaml_with_its_line_and_column() {
+    let broken = "interactions:\n- request:\n    body: '{}'\n  response: [unclosed\n";
+    let error = common::open_written("broken.yaml", broken).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("is not valid YAML"), "{message}");
+    assert!(message.contains("(line 5, column 1)"), "{message}");
+}

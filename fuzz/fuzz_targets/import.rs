@@ -6,7 +6,14 @@ use libfuzzer_sys::fuzz_target;
 use loopstep::narrate::Lang;
 use loopstep::transcript::{Format, import};
 
-const FORMATS: [Format; 3] = [Format::Conversation, Format::Exchanges, Format::ClaudeCode];
+const FORMATS: [Format; 6] = [
+    Format::Conversation,
+    Format::Exchanges,
+    Format::ClaudeCode,
+    Format::Codex,
+    Format::Cassette,
+    Format::Events,
+];
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks the importer; the rest is the file.

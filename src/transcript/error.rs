@@ -53,6 +53,13 @@ pub enum LoadError {
         line: usize,
         column: usize,
     },
+    #[error("{origin} is not valid YAML: {message} (line {line}, column {column})")]
+    YamlSyntax {
+        origin: String,
+        message: String,
+        line: usize,
+        column: usize,
+    },
     #[error("{origin}, line {line}, column {column}, at `{path}`: {message}")]
     Shape {
         origin: String,

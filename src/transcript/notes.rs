@@ -62,6 +62,10 @@ pub enum Skip {
     ResultParts(String),
     /// Example conversations an agent shows its model before the task.
     Demonstrations,
+    /// Interactions of a cassette that are no model call.
+    InteractionsNotModelCalls,
+    /// Interactions of a cassette whose response was an HTTP error.
+    FailedInteractions,
     /// Events of an agent's log of this kind.
     Events(String),
     UntypedResultParts,

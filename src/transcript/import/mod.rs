@@ -1,9 +1,11 @@
 //! Real recorded runs in: conversations, exchange logs and Claude Code
 //! sessions, recognised automatically and cut into native transcripts.
 
+mod cassette;
 mod claude_code;
 mod codex;
 mod conversation;
+mod events;
 mod exchanges;
 mod inspect;
 mod openhands;
@@ -14,10 +16,11 @@ use serde_json::Value;
 
 use super::{LoadError, Note, Transcript};
 use crate::dialect::Dialect;
-use crate::dialect::read::Reader;
+use crate::dialect::read::{Reader, Skipped};
 use crate::narrate::Lang;
 use segment::Recording;
 
+pub use events::NO_REQUEST;
 pub use segment::MISSING_RESULT;
 
 /// The file formats loopstep reads.
@@ -39,6 +42,10 @@ pub enum Format {
     OpenHands,
     /// An Inspect AI eval log (`.json`), one run per sample.
     Inspect,
+    /// A VCR cassette (YAML, as vcrpy and pytest-recording write it).
+    Cassette,
+    /// The server-sent events of one streamed response, bare.
+    Events,
 }
 
 impl Format {
@@ -52,10 +59,12 @@ impl Format {
             Format::Codex => "Codex CLI session rollout (JSON Lines)",
             Format::OpenHands => "OpenHands trajectory (an event list)",
             Format::Inspect => "Inspect AI eval log (.json)",
+            Format::Cassette => "VCR cassette (YAML)",
+            Format::Events => "stream of server-sent events (one response)",
         }
     }
 
-    const ALL: [Format; 8] = [
+    const ALL: [Format; 10] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
@@ -64,6 +73,8 @@ impl Format {
         Format::Codex,
         Format::OpenHands,
         Format::Inspect,
+        Format::Cassette,
+        Format::Events,
     ];
 }
 
@@ -101,6 +112,32 @@ pub fn load(
     from: Option<Format>,
     lang: Lang,
 ) -> Result<Source, LoadError> {
+    // Two shapes that are not JSON, told by how they open.
+    let text_format = from.or_else(|| {
+        if cassette::looks_like(&text) {
+            Some(Format::Cassette)
+        } else if events::looks_like(&text) {
+            Some(Format::Events)
+        } else {
+            None
+        }
+    });
+    match text_format {
+        Some(Format::Cassette) => {
+            let mut skipped = Skipped::default();
+            let exchanges = cassette::exchanges(&text, origin, &mut skipped)?;
+            drop(text);
+            let parsed = Parsed::Document(Value::Array(exchanges));
+            return import_parsed(&parsed, Format::Cassette, (origin, name), skipped.notes());
+        }
+        Some(Format::Events) => {
+            let exchanges = events::exchange(&text).unwrap_or(Value::Array(Vec::new()));
+            drop(text);
+            let parsed = Parsed::Document(exchanges);
+            return import_parsed(&parsed, Format::Events, (origin, name), Vec::new());
+        }
+        _ => {}
+    }
     let ParsedText {
         parsed,
         unfinished_line,
@@ -171,7 +208,7 @@ fn import_parsed(
         (Format::Conversation, Parsed::Lines(lines)) => {
             conversation::read(&Value::Array(lines.clone()), &mut main, &mut reader)
         }
-        (Format::Exchanges, parsed) => {
+        (Format::Exchanges | Format::Cassette | Format::Events, parsed) => {
             let exchanges = match parsed {
                 Parsed::Document(Value::Array(items)) => items.as_slice(),
                 Parsed::Lines(lines) => lines.as_slice(),

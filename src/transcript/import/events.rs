@@ -1,0 +1,31 @@
+//! A bare stream: a file of the server-sent events one streamed call
+//! returned (`event:` / `data:` lines), as the SDKs' test snapshots keep
+//! them. Put together, it is one response; its request was not kept, so
+//! the run's question says as much.
+
+use serde_json::{Value, json};
+
+use crate::dialect::{Dialect, stream};
+use crate::engine::Message;
+
+/// Stands in for the question of a stream whose request was not kept.
+pub const NO_REQUEST: &str = "(the request was not recorded, only the streamed response)";
+
+/// Whether the text is a stream of events: its first line that is not
+/// blank is an SSE field the APIs send.
+pub fn looks_like(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_start)
+        .find(|line| !line.is_empty())
+        .is_some_and(|line| line.starts_with("event:") || line.starts_with("data:"))
+}
+
+/// The stream as an exchange log of one call, its request standing in for
+/// the one not kept; `None` when no API's events are in it.
+pub fn exchange(text: &str) -> Option<Value> {
+    let response = stream::reassemble(text)?;
+    let api = Dialect::of_response(&response);
+    let model = response.get("model").and_then(Value::as_str).unwrap_or("");
+    let request = api.request(model, None, &[], &[Message::user_text(NO_REQUEST)]);
+    Some(json!([{ "request": request, "response": text }]))
+}
