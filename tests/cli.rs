@@ -353,7 +353,7 @@ fn run_replays_a_real_recording_and_reports_each_run() {
     assert_eq!(report["totals"]["runs"], 3);
     assert_eq!(report["totals"]["model_calls"], 4);
     assert_eq!(runs[0]["outcome"], "answered");
-    assert_eq!(runs[1]["outcome"], "recording_ended");
+    assert_eq!(runs[1]["outcome"], "interrupted");
     assert!(
         report["import_notes"]
             .as_array()

@@ -4,14 +4,14 @@ mod common;
 
 use std::num::NonZeroU32;
 
-use common::{asks, asks_with_stop, dispatched, says, search_run};
+use common::{asks, asks_with_stop, dispatched, says, search_doc, search_run};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, RequestRule,
     Role, Run, ScriptedModel, StopCause, Trace,
 };
 use loopstep::narrate::{Lang, Say};
-use loopstep::transcript::builtin;
+use loopstep::transcript::{Transcript, builtin};
 use serde_json::json;
 
 fn turns(n: u32) -> NonZeroU32 {
@@ -468,4 +468,58 @@ fn each_call_carries_what_every_call_so_far_has_sent() {
         .unwrap();
     assert_eq!(last.number, 3);
     assert!(last.sent_so_far > last.chars, "{last:?}");
+}
+
+#[test]
+fn an_agent_s_own_ending_replaces_the_end_of_the_recording_and_its_finish_call_never_runs() {
+    let replies = || {
+        vec![
+            asks(&[("t1", "search", json!({"query": "Aurora Run"}))]),
+            asks(&[
+                ("t2", "search", json!({"query": "Mara Voss"})),
+                ("t3", "finish", json!({"message": "1974"})),
+            ]),
+        ]
+    };
+    let ended = |ending: serde_json::Value, max_turns: u32| {
+        let mut doc = search_doc(replies(), max_turns);
+        doc["tools"] = json!([{"name": "search"}, {"name": "finish"}]);
+        doc["ending"] = ending;
+        let run = Transcript::parse(&doc.to_string(), "test").unwrap();
+        run.replay(run.default_config())
+    };
+    // The harness takes `finish` as the end: `search` still runs, `finish`
+    // does not, and nothing goes back to the model.
+    let finish = json!({"by": "agent", "status": "finish", "call": "t3"});
+    let trace = ended(finish.clone(), 10);
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (2, 2));
+    assert_eq!(trace.outcome().unwrap().label(), "agent_finished");
+    assert!(
+        !dispatched(&trace)
+            .iter()
+            .any(|(name, _, _)| *name == "finish"),
+        "the finish call is not dispatched"
+    );
+    // A lower budget is the same replay cut short: None comes first.
+    assert_eq!(ended(finish, 1).outcome(), Some(Outcome::BudgetExhausted));
+    // Without a call, the ending is where the recording stops.
+    let mut doc = search_doc(replies()[..1].to_vec(), 10);
+    doc["ending"] = json!({"by": "user", "status": "[Request interrupted by user]"});
+    let run = Transcript::parse(&doc.to_string(), "test").unwrap();
+    let interrupted = run.replay(run.default_config());
+    assert_eq!(interrupted.model_calls(), 1);
+    assert_eq!(interrupted.outcome().unwrap().label(), "interrupted");
+}
+
+#[test]
+fn an_ending_must_name_a_call_the_replies_make() {
+    let mut doc = search_doc(vec![says("1974", "end_turn")], 10);
+    doc["ending"] = json!({"by": "agent", "status": "finish", "call": "nope"});
+    let error = Transcript::parse(&doc.to_string(), "test").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("at `ending.call`: no tool_use in `replies` has the id `nope`"),
+        "{error}"
+    );
 }

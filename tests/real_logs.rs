@@ -115,14 +115,14 @@ fn a_claude_code_response_is_one_call_though_its_tools_results_come_between_its_
     // writes a tool_use on line 34, the result on line 36, and its second
     // tool_use on line 37: one call, not two. Two prompts (lines 4 and 26)
     // each begin a run; both turns end with "[Request interrupted by user]"
-    // (lines 18 and 39), where the recording stops.
+    // (lines 18 and 39): the user ended them.
     assert_eq!(
         counted(&source),
         Counted {
             runs: 2,
             model_calls: 4,
             tool_calls: 6,
-            outcomes: vec!["recording_ended"; 2],
+            outcomes: vec!["interrupted"; 2],
         }
     );
     // The interleaved response asks for both of its tools in one reply.
@@ -287,4 +287,115 @@ fn a_broken_cassette_is_told_as_yaml_with_its_line_and_column() {
     let message = error.to_string();
     assert!(message.contains("is not valid YAML"), "{message}");
     assert!(message.contains("(line 5, column 1)"), "{message}");
+}
+
+/// The status each run its agent ended gives.
+fn agent_statuses(source: &loopstep::transcript::Source) -> Vec<String> {
+    source
+        .runs
+        .iter()
+        .filter_map(|run| {
+            let trace = run.replay(run.default_config());
+            common::agent_status(&trace).map(str::to_owned)
+        })
+        .collect()
+}
+
+#[test]
+fn an_openhands_finish_ends_the_run_as_the_agent_s_own_ending_without_running_it() {
+    let source = load("real/openhands-basic-finish.json");
+    // Counted from the raw file (4 events): the user's message; an `edit`
+    // action (str_replace_editor) and its observation; a `finish` action.
+    // Two distinct `model_response.id`s, so 2 calls, both finish_reason
+    // tool_calls; the editor runs, `finish` is the controller's cue to
+    // stop and never runs.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 1,
+            outcomes: vec!["agent_finished"],
+        }
+    );
+    assert_eq!(agent_statuses(&source), ["finish"]);
+    assert!(source.runs[0].notes.is_empty(), "no stand-in result");
+    let run = &source.runs[0];
+    assert!(run.replies.iter().all(|r| !r.stop_reason_inferred));
+}
+
+#[test]
+fn a_swe_agent_submit_written_to_the_trajectory_only_still_answers_the_last_call() {
+    let source = load("real/swe-agent-submit-in-trajectory.traj");
+    // Counted from the raw file: `trajectory` has 5 steps (find_file,
+    // open, edit, python, submit) = `info.model_stats.api_calls` 5; the
+    // history has the 5 replies (and a demonstration, skipped) but only 4
+    // observations: the submit's, the diff, is in `trajectory[-1]` only.
+    // `info.exit_status` is `submitted`.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 5,
+            tool_calls: 5,
+            outcomes: vec!["agent_finished"],
+        }
+    );
+    assert_eq!(agent_statuses(&source), ["submitted"]);
+    let run = &source.runs[0];
+    let trace = run.replay(run.default_config());
+    let (_, input, output) = *common::dispatched(&trace).last().unwrap();
+    assert_eq!(input["command"], "submit");
+    assert!(!output.is_error);
+    assert!(
+        output
+            .content
+            .contains("diff --git a/tests/missing_colon.py")
+    );
+}
+
+#[test]
+fn mini_swe_agent_runs_end_submitted_with_their_recorded_finish_reasons_where_they_apply() {
+    // v1 (mini-swe-agent 1.15.0, Gemini 3 Pro through OpenRouter): 36
+    // messages, 17 assistant = `api_calls` 17, each one ```bash``` block;
+    // 16 outputs come back as user messages and the last user message is
+    // the submission (the output of the submit command). Every
+    // `extra.response` says finish_reason `stop`: the harness read the
+    // command from the text, which a note says.
+    let v1 = load("real/mini-swe-agent-gemini.traj.json");
+    assert_eq!(
+        counted(&v1),
+        Counted {
+            runs: 1,
+            model_calls: 17,
+            tool_calls: 17,
+            outcomes: vec!["agent_finished"],
+        }
+    );
+    assert_eq!(agent_statuses(&v1), ["Submitted"]);
+    assert!(v1.notes.iter().any(|n| {
+        n.to_string()
+            .contains("from its text, where the API's finish_reason was `stop`")
+    }));
+    // v1.1 (mini-swe-agent 2.2.7, deepseek-chat): 41 assistant messages
+    // with one tool call each, finish_reason `tool_calls` ×41 in
+    // `extra.response`; 40 `tool` messages; the submit's output is the
+    // closing `exit` message (`exit_status` Submitted).
+    let v11 = load("real/mini-swe-agent-1.1-deepseek.traj.json");
+    assert_eq!(
+        counted(&v11),
+        Counted {
+            runs: 1,
+            model_calls: 41,
+            tool_calls: 41,
+            outcomes: vec!["agent_finished"],
+        }
+    );
+    let run = &v11.runs[0];
+    assert!(
+        run.replies
+            .iter()
+            .all(|r| r.stop_reason == "tool_calls" && !r.stop_reason_inferred && r.usage.is_some())
+    );
+    assert!(run.notes.is_empty(), "{:?}", run.notes);
 }

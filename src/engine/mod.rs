@@ -19,7 +19,7 @@ pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
 pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
 pub use replay::Replay;
-pub use run::{Goal, Insertion, Run};
+pub use run::{EndedBy, Ending, Goal, Insertion, Run};
 pub use timing::{LONG_MILLIS, Stamp, Timing};
 pub use tools::{
     Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords,

@@ -79,6 +79,31 @@ pub struct Goal {
     pub push_back: String,
 }
 
+/// How the recorded run was ended by its harness rather than by a stop
+/// reason, where the agent's log says so: the agent's own finish (an
+/// OpenHands `finish` action, a SWE-agent `submit`, a mini-swe-agent exit)
+/// or the user interrupting the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    pub by: EndedBy,
+    /// The log's own word for it: `submitted`, `finish`, its exit status.
+    pub status: String,
+    /// The tool call the agent ended with, which its harness took as the
+    /// end instead of running it (OpenHands' `finish`); without one, the
+    /// run ends where the recording stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
+}
+
+/// Who ended a run that its harness ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndedBy {
+    Agent,
+    User,
+}
+
 /// One replay in progress. Pull steps with [`Run::step`] (or iterate).
 #[derive(Debug)]
 pub struct Run<M, T> {
@@ -101,6 +126,9 @@ pub struct Run<M, T> {
     /// A reply the policy keeps out of `messages` until its results are in.
     held: Option<Message>,
     goal: Option<Goal>,
+    ending: Option<Ending>,
+    /// The reply being dispatched holds the call the agent ended with.
+    ending_now: bool,
     /// Tools that have run without an error: the goal check's evidence.
     succeeded: HashSet<String>,
     mistake_shown: bool,
@@ -125,6 +153,8 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             policy: config.policy(),
             held: None,
             goal: None,
+            ending: None,
+            ending_now: false,
             succeeded: HashSet::new(),
             mistake_shown: false,
         }
@@ -133,6 +163,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     /// Has the harness check the goal before it accepts an answer.
     pub fn with_goal(mut self, goal: Option<Goal>) -> Self {
         self.goal = goal;
+        self
+    }
+
+    /// Ends the run as the recorded harness did, where the log says how.
+    pub fn with_ending(mut self, ending: Option<Ending>) -> Self {
+        self.ending = ending;
         self
     }
 
@@ -184,6 +220,8 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 let event = self.dispatch(call, &mut results);
                 self.next = if let Some(raised) = self.raised(&event) {
                     Next::Exit(raised)
+                } else if pending.len() == 0 && self.ending_now {
+                    Next::Exit(self.ended())
                 } else if pending.len() == 0 {
                     Next::Append(results)
                 } else {
@@ -263,7 +301,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 event
             }
             Err(CallError::Rejected(rejection)) => Event::Rejected { rejection },
-            Err(CallError::RecordingEnded) => Event::RecordingEnded,
+            // The log says why it stops here: the agent finished, or the
+            // user interrupted.
+            Err(CallError::RecordingEnded) => match &self.ending {
+                Some(ending) if ending.call.is_none() => Event::Ended(ending.clone()),
+                _ => Event::RecordingEnded,
+            },
         }
     }
 
@@ -288,17 +331,27 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         }
         self.next = match &verdict {
             Verdict::Dispatch => {
+                // The call the agent ended with is its harness's cue to
+                // stop: it is not run, and nothing goes back to the model.
+                let ending_call = self.ending.as_ref().and_then(|e| e.call.as_deref());
+                self.ending_now =
+                    ending_call.is_some_and(|id| reply.tool_calls().any(|c| c.id == id));
                 let pending: Vec<PendingCall> = reply
                     .tool_calls()
+                    .filter(|c| Some(c.id) != ending_call)
                     .map(|c| PendingCall {
                         id: c.id.to_owned(),
                         name: c.name.to_owned(),
                         input: c.input.clone(),
                     })
                     .collect();
-                Next::Dispatch {
-                    results: Vec::with_capacity(pending.len()),
-                    pending: pending.into_iter(),
+                if self.ending_now && pending.is_empty() {
+                    Next::Exit(self.ended())
+                } else {
+                    Next::Dispatch {
+                        results: Vec::with_capacity(pending.len()),
+                        pending: pending.into_iter(),
+                    }
                 }
             }
             Verdict::Answer if self.goal.is_some() => Next::GoalCheck(reply.text()),
@@ -357,6 +410,13 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             input: call.input,
             output,
         }
+    }
+
+    /// The exit of a run its harness ended as the log says.
+    fn ended(&self) -> Event {
+        self.ending
+            .clone()
+            .map_or(Event::RecordingEnded, Event::Ended)
     }
 
     /// A harness that raises tool errors ends the run at a failed dispatch.

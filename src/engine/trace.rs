@@ -11,6 +11,7 @@ use super::message::{Message, Usage};
 use super::mistake::Mistake;
 use super::mistake::Policy;
 use super::model::Rejection;
+use super::run::{EndedBy, Ending};
 use super::timing::Timing;
 use super::tools::ToolOutput;
 use crate::dialect::Dialect;
@@ -149,6 +150,9 @@ pub enum Event {
     Stopped(StopCause),
     /// The recording holds no reply for this call.
     RecordingEnded,
+    /// The run's harness ended it, as the agent's log says: the agent
+    /// finished, or the user interrupted.
+    Ended(Ending),
     Rejected {
         rejection: Rejection,
     },
@@ -168,6 +172,7 @@ pub enum Phase {
     BudgetExhausted,
     Stopped,
     RecordingEnded,
+    Ended,
     Rejected,
 }
 
@@ -185,6 +190,7 @@ impl Phase {
             Phase::BudgetExhausted => "budget_exhausted",
             Phase::Stopped => "stopped",
             Phase::RecordingEnded => "recording_ended",
+            Phase::Ended => "ended",
             Phase::Rejected => "rejected",
         }
     }
@@ -217,6 +223,8 @@ impl Event {
             | Event::Stopped(_)
             | Event::RecordingEnded
             | Event::Rejected { .. } => true,
+            // How the agent meant to end: nothing went wrong.
+            Event::Ended(_) => false,
             Event::Start
             | Event::Check { .. }
             | Event::Append { .. }
@@ -248,6 +256,7 @@ impl Event {
             Event::BudgetExhausted { .. } => Phase::BudgetExhausted,
             Event::Stopped { .. } => Phase::Stopped,
             Event::RecordingEnded => Phase::RecordingEnded,
+            Event::Ended(_) => Phase::Ended,
             Event::Rejected { .. } => Phase::Rejected,
         }
     }
@@ -269,6 +278,7 @@ pub enum Outcome<'a> {
     BudgetExhausted,
     Stopped(&'a StopCause),
     RecordingEnded,
+    Ended(&'a Ending),
     Rejected(&'a Rejection),
 }
 
@@ -280,6 +290,7 @@ impl<'a> Outcome<'a> {
             Event::BudgetExhausted { .. } => Outcome::BudgetExhausted,
             Event::Stopped(cause) => Outcome::Stopped(cause),
             Event::RecordingEnded => Outcome::RecordingEnded,
+            Event::Ended(ending) => Outcome::Ended(ending),
             Event::Rejected { rejection } => Outcome::Rejected(rejection),
             _ => return None,
         })
@@ -292,6 +303,12 @@ impl<'a> Outcome<'a> {
             Outcome::BudgetExhausted => "budget_exhausted",
             Outcome::Stopped(_) => "stopped",
             Outcome::RecordingEnded => "recording_ended",
+            Outcome::Ended(Ending {
+                by: EndedBy::Agent, ..
+            }) => "agent_finished",
+            Outcome::Ended(Ending {
+                by: EndedBy::User, ..
+            }) => "interrupted",
             Outcome::Rejected(_) => "rejected",
         }
     }

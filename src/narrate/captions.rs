@@ -2,6 +2,7 @@
 //! what each common mistake does where it does its damage.
 
 use super::{Lang, Say, plural};
+use crate::engine::{EndedBy, Ending};
 
 /// Whether a dispatched tool failed, and what the harness did about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -384,6 +385,25 @@ impl Say {
         match self.lang {
             Lang::En => format!("The loop halts without an answer: {reason}."),
             Lang::Zh => format!("循环中止，没有回答：{reason}。"),
+        }
+    }
+
+    /// A run its harness ended: the agent's own finish, or the user.
+    pub fn caption_ended(self, ending: &Ending) -> String {
+        let status = &ending.status;
+        match (self.lang, ending.by) {
+            (Lang::En, EndedBy::Agent) => format!(
+                "The agent's harness ended the run (its log says `{status}`): the agent's own \
+                 way to finish, not a stop reason. Neither an answer the loop returns nor None."
+            ),
+            (Lang::Zh, EndedBy::Agent) => format!(
+                "智能体的框架结束了这次运行（日志记为 {status}）：这是智能体自己的收尾方式，\
+                 不是停止原因。这既不是循环返回的回答，也不是 None。"
+            ),
+            (Lang::En, EndedBy::User) => {
+                "The user interrupted this turn, so the run ends here without an answer.".to_owned()
+            }
+            (Lang::Zh, EndedBy::User) => "用户中断了这一轮，运行到此结束，没有回答。".to_owned(),
         }
     }
 

@@ -68,12 +68,16 @@ impl Say {
             (Lang::Zh, Note::UnfinishedLastLine { line }) => {
                 format!("第 {line} 行（最后一行）不完整（日志还在写入？）：已略去")
             }
-            (Lang::En, Note::AgentExit { status }) => {
-                format!("the agent's log says the run ended with exit status `{status}`")
-            }
-            (Lang::Zh, Note::AgentExit { status }) => {
-                format!("智能体的日志记下的结束状态是 {status}")
-            }
+            (Lang::En, Note::CommandsFromText { commands, said }) => format!(
+                "the agent's harness read the command of {commands} repl{} from its text, \
+                 where the API's finish_reason was `{said}`: the replay shows each command as a \
+                 tool call, its stop reason inferred",
+                if *commands == 1 { "y" } else { "ies" }
+            ),
+            (Lang::Zh, Note::CommandsFromText { commands, said }) => format!(
+                "智能体的框架从 {commands} 条回复的文本里读出命令，而 API 给的 finish_reason 是 {said}：\
+                 重放把每条命令显示为工具调用，其停止原因为推断"
+            ),
             (Lang::En, Note::Skipped { what, count }) => format!(
                 "skipped {} (seen {count} time{})",
                 self.skip(what),

@@ -123,6 +123,7 @@ impl Say {
             Some(Outcome::Stopped(_)) => self.outcome_halted(),
             Some(Outcome::RecordingEnded) | None => self.outcome_recording_ended(),
             Some(Outcome::Rejected(_)) => self.outcome_rejected(),
+            Some(Outcome::Ended(ending)) => &self.outcome_ended(ending),
         };
         match self.lang {
             Lang::En => format!("replays to {end}"),

@@ -2,7 +2,7 @@
 //! the gauge and the outcome.
 
 use super::{Lang, Say, plural};
-use crate::engine::{CheckPolicy, Mistake, Phase, RequestSize, Usage};
+use crate::engine::{CheckPolicy, EndedBy, Ending, Mistake, Phase, RequestSize, Usage};
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,7 @@ impl Say {
             (Lang::Zh, Phase::BudgetExhausted) => "预算耗尽",
             (Lang::Zh, Phase::Stopped) => "中止",
             (Lang::Zh, Phase::RecordingEnded) => "录制结束",
+            (Lang::Zh, Phase::Ended) => "结束",
             (Lang::Zh, Phase::Rejected) => "被拒绝",
         }
     }
@@ -764,6 +765,15 @@ impl Say {
 
     pub fn outcome_recording_ended(self) -> &'static str {
         self.pick("recording ended", "录制结束")
+    }
+
+    /// The outcome of a run its harness ended, short.
+    pub fn outcome_ended(self, ending: &Ending) -> String {
+        match (self.lang, ending.by) {
+            (Lang::En, EndedBy::Agent) => format!("agent finished ({})", ending.status),
+            (Lang::Zh, EndedBy::Agent) => format!("智能体自行结束（{}）", ending.status),
+            (_, EndedBy::User) => self.pick("interrupted by the user", "用户中断").to_owned(),
+        }
     }
 
     pub fn outcome_rejected(self) -> &'static str {

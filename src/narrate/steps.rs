@@ -3,8 +3,8 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{
-    Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause, ToolFailure,
-    ToolWords, Verdict,
+    EndedBy, Ending, Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause,
+    ToolFailure, ToolWords, Verdict,
 };
 use crate::text::one_line;
 
@@ -297,6 +297,7 @@ impl Say {
             (Lang::Zh, Event::RecordingEnded) => {
                 "录制里没有这次调用的回复：重放到此结束".to_owned()
             }
+            (_, Event::Ended(ending)) => self.ended_line(ending),
             (Lang::En, Event::Rejected { rejection }) => {
                 format!(
                     "the API rejected the request: {}",
@@ -309,6 +310,30 @@ impl Say {
         }
     }
 
+    /// The step line of a run its harness ended.
+    pub fn ended_line(self, ending: &Ending) -> String {
+        let status = &ending.status;
+        match (self.lang, ending.by, &ending.call) {
+            (Lang::En, EndedBy::Agent, Some(_)) => format!(
+                "the agent called its own finish (`{status}`): the harness ends the run there, \
+                 without running it"
+            ),
+            (Lang::Zh, EndedBy::Agent, Some(_)) => {
+                format!("智能体调用了自己的结束动作（{status}）：框架就此结束运行，不去执行它")
+            }
+            (Lang::En, EndedBy::Agent, None) => format!(
+                "the agent's harness ended the run (its log says `{status}`): no further call"
+            ),
+            (Lang::Zh, EndedBy::Agent, None) => {
+                format!("智能体的框架结束了运行（日志记为 {status}）：不再调用模型")
+            }
+            (Lang::En, EndedBy::User, _) => {
+                "the user interrupted the turn: the recording stops here".to_owned()
+            }
+            (Lang::Zh, EndedBy::User, _) => "用户中断了这一轮：录制到此为止".to_owned(),
+        }
+    }
+
     /// The outcome as `run` names it: answered, budget spent, halted, ...
     pub fn outcome_name(self, outcome: Option<Outcome>) -> &'static str {
         match outcome {
@@ -317,6 +342,12 @@ impl Say {
             Some(Outcome::BudgetExhausted) => self.pick("budget spent", "预算耗尽"),
             Some(Outcome::Stopped(_)) => self.pick("halted", "中止"),
             Some(Outcome::RecordingEnded) => self.pick("recording ended", "录制结束"),
+            Some(Outcome::Ended(Ending {
+                by: EndedBy::Agent, ..
+            })) => self.pick("agent finished", "智能体自行结束"),
+            Some(Outcome::Ended(Ending {
+                by: EndedBy::User, ..
+            })) => self.pick("interrupted", "用户中断"),
             Some(Outcome::Rejected(_)) => self.pick("rejected", "被拒绝"),
         }
     }
@@ -335,6 +366,22 @@ impl Say {
             (Lang::En, Some(Outcome::Rejected(_))) => {
                 "no answer, the API rejected the request".to_owned()
             }
+            (Lang::En, Some(Outcome::Ended(ending))) => match ending.by {
+                EndedBy::Agent => format!(
+                    "no answer returned, the agent's harness ended the run (`{}`)",
+                    ending.status
+                ),
+                EndedBy::User => "no answer, the user interrupted the turn".to_owned(),
+            },
+            (Lang::Zh, Some(Outcome::Ended(ending))) => match ending.by {
+                EndedBy::Agent => {
+                    format!(
+                        "循环没有返回回答，智能体的框架结束了运行（{}）",
+                        ending.status
+                    )
+                }
+                EndedBy::User => "没有回答，用户中断了这一轮".to_owned(),
+            },
             (Lang::En, None) => "none yet, the run is unfinished".to_owned(),
             (Lang::Zh, Some(Outcome::Stopped(_))) => "没有回答，循环中止".to_owned(),
             (Lang::Zh, Some(Outcome::RecordingEnded)) => {

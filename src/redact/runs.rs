@@ -95,9 +95,7 @@ fn output(output: &mut ToolOutput) {
 /// The notes that hold a recording's own words.
 fn note(note: &mut Note) {
     match note {
-        Note::Text(text)
-        | Note::AgentExit { status: text }
-        | Note::Unreadable { error: text, .. } => string(text),
+        Note::Text(text) | Note::Unreadable { error: text, .. } => string(text),
         _ => {}
     }
 }

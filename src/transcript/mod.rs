@@ -20,8 +20,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Config, Event, Goal, Insertion, MAX_TURNS, Message, Recorded, Replay, ReplayTools, Reply, Run,
-    ScriptedModel, ToolDef, ToolEnv, ToolErrors, Trace, TraceView,
+    Config, Ending, Event, Goal, Insertion, MAX_TURNS, Message, Recorded, Replay, ReplayTools,
+    Reply, Run, ScriptedModel, ToolDef, ToolEnv, ToolErrors, Trace, TraceView,
 };
 use crate::narrate::{Lang, Say};
 
@@ -119,6 +119,10 @@ pub struct Transcript {
     /// answer stands only if this evidence is there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<Goal>,
+    /// How the recorded harness ended the run, where the agent's log says:
+    /// the agent's own finish, or the user interrupting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expectation>,
     /// What an import found odd in the recording (gaps, skipped parts).
@@ -566,6 +570,7 @@ impl Transcript {
         Run::new(model, tools, self.opening(), config)
             .with_insertions(self.inserted.clone())
             .with_goal(self.goal.clone())
+            .with_ending(self.ending.clone())
     }
 
     /// The most model calls a replay under `max_turns` can make: the

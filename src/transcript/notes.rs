@@ -32,8 +32,9 @@ pub enum Note {
     ManyChoices { response: usize, choices: usize },
     /// Parts of the recording left out, and how often.
     Skipped { what: Skip, count: usize },
-    /// How the agent's own log says the run ended.
-    AgentExit { status: String },
+    /// Replies whose command the agent's harness read from their text,
+    /// where the API's finish reason (`said`) asked for no tool.
+    CommandsFromText { commands: usize, said: String },
     /// The last line of a JSON Lines log, cut off mid-way: left out.
     UnfinishedLastLine { line: usize },
     /// A file of a folder (a session, a sub-agent) that could not be read.

@@ -77,6 +77,7 @@ const TRANSCRIPT: Shape = Shape {
             Holds::One,
             &Shape::leaf(&["tool_succeeded", "push_back"]),
         ),
+        ("ending", Holds::One, &Shape::leaf(&["by", "status"])),
         (
             "results",
             Holds::Map,

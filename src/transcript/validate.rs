@@ -70,6 +70,17 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
             ),
         );
     }
+    if let Some(call) = t.ending.as_ref().and_then(|e| e.call.as_deref())
+        && !t
+            .replies
+            .iter()
+            .any(|r| r.tool_calls().any(|c| c.id == call))
+    {
+        problem(
+            "ending.call".into(),
+            format!("no tool_use in `replies` has the id `{call}`"),
+        );
+    }
     let dialect = t.dialect();
     let mut ids: BTreeMap<&str, String> = BTreeMap::new();
     let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
@@ -128,6 +139,8 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                     *nth += 1;
                     let answerable = recorded
                         || t.environment.contains_key(name)
+                        // The call the agent ended with never runs.
+                        || t.ending.as_ref().and_then(|e| e.call.as_ref()) == Some(id)
                         // An undeclared tool is answered with an error result.
                         || !tool_names.contains(name.as_str());
                     if asks_for_tools && !answerable {

@@ -65,7 +65,7 @@ pub const SLOW: Style = Style::new().fg(Color::Yellow);
 pub fn exit(phase: Phase) -> Style {
     match phase {
         Phase::Answer => ANSWER,
-        Phase::Stopped | Phase::RecordingEnded => STOPPED,
+        Phase::Stopped | Phase::RecordingEnded | Phase::Ended => STOPPED,
         _ => NONE,
     }
 }

@@ -4,7 +4,7 @@
 pub mod generated;
 pub mod screen;
 
-use loopstep::engine::{Event, ToolOutput, Trace};
+use loopstep::engine::{EndedBy, Ending, Event, Outcome, ToolOutput, Trace};
 use loopstep::transcript::{LoadError, Source, Transcript, open};
 use serde_json::{Value, json};
 
@@ -135,5 +135,17 @@ pub fn counted(source: &Source) -> Counted {
             .iter()
             .map(|t| t.outcome().map_or("running", |o| o.label()))
             .collect(),
+    }
+}
+
+/// The status of a run its agent ended, as the agent's log gives it.
+pub fn agent_status(trace: &Trace) -> Option<&str> {
+    match trace.outcome()? {
+        Outcome::Ended(Ending {
+            by: EndedBy::Agent,
+            status,
+            ..
+        }) => Some(status),
+        _ => None,
     }
 }

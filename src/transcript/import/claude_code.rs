@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::read::{self, Read, Reader, only_results};
-use crate::engine::{Block, Role, Stamp};
+use crate::engine::{Block, Message, Role, Stamp};
 use crate::transcript::Skip;
 
 /// The main conversation and the side chains, in that order.
@@ -95,7 +95,12 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         {
             *open = Some((id, recording.entries.len()));
         }
-        let mut entry = Entry::new(parsed, Origin::Conversation);
+        let origin = if is_interruption(&parsed) {
+            Origin::Interruption
+        } else {
+            Origin::Conversation
+        };
+        let mut entry = Entry::new(parsed, origin);
         entry.stop_reason = stop_reason;
         entry.usage = usage;
         entry.result_times = result_times;
@@ -104,4 +109,18 @@ pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader:
         }
         recording.push(entry);
     }
+}
+
+/// How Claude Code marks a turn the user stopped: a user message of its
+/// own, "[Request interrupted by user]" (or "… for tool use]" beside the
+/// results of the tools it cut short), as the sessions in
+/// tests/fixtures/real show.
+const INTERRUPTED: &str = "[Request interrupted by user";
+
+fn is_interruption(message: &Message) -> bool {
+    message.role == Role::User
+        && message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::Text { text } if text.starts_with(INTERRUPTED)))
 }

@@ -8,6 +8,10 @@
 //! their response, are replies whose stop reason is inferred. Events that
 //! are the harness's own (state changes, recalls) are skipped and counted.
 //!
+//! The agent ends a run with a `finish` action (the `finish` tool call,
+//! `AgentFinishAction` in OpenHands' openhands/events/action/agent.py),
+//! which its controller takes as the end instead of running it.
+//!
 //! Every event has a `timestamp`: a call ran from the event before its
 //! first action to that action, a tool from its action to the observation
 //! that answers it.
@@ -20,7 +24,7 @@ use serde_json::Value;
 use super::segment::{Entry, Latest, Origin, Recording, span, stamp_of};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
-use crate::engine::{Block, Message, Role};
+use crate::engine::{Block, EndedBy, Ending, Message, Role};
 use crate::transcript::Skip;
 
 /// Whether `items` look like an OpenHands event list.
@@ -47,6 +51,14 @@ pub fn read(events: &[Value], recording: &mut Recording, reader: &mut Reader) {
                 (_, _, Some(meta)) => {
                     if let (Some(id), Some(stamp)) = (call_id(meta), &stamp) {
                         called.insert(id.to_owned(), stamp.clone());
+                    }
+                    // The agent's own end: the harness stops on it, never runs it.
+                    if action == "finish" {
+                        recording.ending = Some(Ending {
+                            by: EndedBy::Agent,
+                            status: action.to_owned(),
+                            call: call_id(meta).map(str::to_owned),
+                        });
                     }
                     let Some(response) = meta.get("model_response") else {
                         reader

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Block, Insertion, Message, Recorded, Reply, Role, Stamp, Timing, ToolDef, ToolOutput, Usage,
+    Block, EndedBy, Ending, Insertion, Message, Recorded, Reply, Role, Stamp, Timing, ToolDef,
+    ToolOutput, Usage,
 };
 
 use crate::dialect::read::{folds_into, is_prompt};
@@ -23,6 +24,9 @@ pub enum Origin {
     Conversation,
     /// Added by the client on its own, not asked for by any reply.
     Client,
+    /// The user's interruption of a turn, as the client wrote it into the
+    /// conversation: it ends the run it falls in.
+    Interruption,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +114,8 @@ pub struct Recording {
     /// The API it was recorded with: inferred stop reasons use its spelling.
     pub dialect: Dialect,
     pub entries: Vec<Entry>,
+    /// How the agent's log says its last run ended.
+    pub ending: Option<Ending>,
 }
 
 impl Recording {
@@ -151,6 +157,7 @@ struct RunBuilder {
     inserted: Vec<Insertion>,
     pending_insert: Vec<Message>,
     notes: Vec<Note>,
+    ending: Option<Ending>,
 }
 
 pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
@@ -162,6 +169,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
         tools,
         dialect,
         entries,
+        ending,
     } = recording;
     let mut builders = Vec::new();
     let mut current: Option<RunBuilder> = None;
@@ -180,16 +188,30 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 run.add_reply(&entry, dialect)
             }
             (Origin::Conversation, Some(run)) => run.add_results(&entry),
-            (Origin::Conversation, None) => {}
+            (Origin::Interruption, Some(run)) => {
+                run.add_results(&entry);
+                run.ending = Some(Ending {
+                    by: EndedBy::User,
+                    status: message.text(),
+                    call: None,
+                });
+            }
+            (Origin::Conversation | Origin::Interruption, None) => {}
         }
         messages.push(entry.message);
     }
     builders.extend(current);
     let all = Arc::new(messages);
-    let builders: Vec<RunBuilder> = builders
+    let mut builders: Vec<RunBuilder> = builders
         .into_iter()
         .filter(|b| !b.replies.is_empty())
         .collect();
+    // The agent's own ending is the end of its log: its last run's.
+    if let Some(last) = builders.last_mut()
+        && last.ending.is_none()
+    {
+        last.ending = ending;
+    }
     let count = builders.len();
     builders
         .into_iter()
@@ -241,6 +263,7 @@ impl RunBuilder {
             inserted: Vec::new(),
             pending_insert: Vec::new(),
             notes: Vec::new(),
+            ending: None,
         }
     }
 
@@ -357,9 +380,13 @@ impl RunBuilder {
                 });
             }
         }
-        // Every use of every id gets a result.
+        // Every use of every id gets a result, but the call the agent
+        // ended with: its harness never ran it.
+        let ending_call = self.ending.as_ref().and_then(|e| e.call.clone());
         for (id, calls) in uses {
-            self.answer_missing(&id, calls);
+            if Some(&id) != ending_call.as_ref() {
+                self.answer_missing(&id, calls);
+            }
         }
         let turns = (self.replies.len() as u32 + 1).max(10);
         Transcript {
@@ -381,6 +408,7 @@ impl RunBuilder {
             results: self.results,
             inserted: self.inserted,
             goal: None,
+            ending: self.ending,
             tool_errors: Default::default(),
             repeat_last_reply: false,
             expect: None,

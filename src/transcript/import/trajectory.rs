@@ -14,13 +14,24 @@
 //!
 //! Both are rewritten here into a plain OpenAI conversation, a command run
 //! from text becoming a `bash` tool call, which the conversation importer
-//! then reads. How the agent said it ended (`info.exit_status`) is noted.
+//! then reads. How the agent said it ended (`info.exit_status`) is the
+//! run's ending. SWE-agent writes its last step (the `submit`) to
+//! `trajectory` only: steps beyond the history's replies, and the output
+//! of a last command the history leaves unanswered, come from there.
+//! mini-swe-agent keeps each call's whole response in `extra.response`:
+//! its finish reason and usage are the recorded ones, except where the
+//! harness read the command from the text (the API said `stop`; the
+//! command it ran is shown as a call, its stop reason inferred).
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
 use super::conversation;
-use super::segment::Recording;
+use super::segment::{Entry, Recording};
+use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
+use crate::engine::{EndedBy, Ending, Role};
 use crate::transcript::Note;
 
 /// Whether `top` is a trajectory of either agent.
@@ -42,21 +53,87 @@ pub fn detect(top: &Map<String, Value>) -> bool {
 }
 
 pub fn read(top: &Value, recording: &mut Recording, reader: &mut Reader, notes: &mut Vec<Note>) {
-    let messages = top
+    let history = top
         .get("history")
         .or_else(|| top.get("messages"))
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
-    let conversation = json!({
-        "model": model_name(top),
-        "messages": plain_messages(messages, reader),
-    });
-    conversation::read(&conversation, recording, reader);
-    if let Some(status) = top.pointer("/info/exit_status").and_then(Value::as_str) {
-        notes.push(Note::AgentExit {
-            status: status.to_owned(),
+    let messages = with_last_steps(history, top.get("trajectory"));
+    let (plain, responses, from_text) = plain_messages(&messages, reader);
+    if from_text.commands > 0
+        && let Some(said) = from_text.said
+    {
+        notes.push(Note::CommandsFromText {
+            commands: from_text.commands,
+            said,
         });
     }
+    let conversation = json!({ "model": model_name(top), "messages": plain });
+    conversation::read(&conversation, recording, reader);
+    let mut replies: Vec<&mut Entry> = recording
+        .entries
+        .iter_mut()
+        .filter(|e| e.message.role == Role::Assistant)
+        .collect();
+    // Each reply its response, unless they did not come out one for one.
+    if replies.len() == responses.len() {
+        for (entry, response) in replies.iter_mut().zip(responses) {
+            let Some(response) = response else { continue };
+            let read = Dialect::OpenaiChat.read_response(reader, response);
+            entry.stop_reason = read.stop_reason;
+            entry.usage = read.usage;
+        }
+    }
+    if let Some(status) = top.pointer("/info/exit_status").and_then(Value::as_str) {
+        recording.ending = Some(Ending {
+            by: EndedBy::Agent,
+            status: status.to_owned(),
+            call: None,
+        });
+    }
+}
+
+/// The history, with what SWE-agent wrote to its `trajectory` only: each
+/// step past the history's replies (its final `submit`) as a command and
+/// its output, and the output of a last command left unanswered.
+fn with_last_steps<'a>(history: &'a [Value], trajectory: Option<&'a Value>) -> Vec<Cow<'a, Value>> {
+    let mut messages: Vec<Cow<Value>> = history.iter().map(Cow::Borrowed).collect();
+    let Some(steps) = trajectory.and_then(Value::as_array) else {
+        return messages;
+    };
+    let is_reply = |m: &Value| {
+        m.get("role").and_then(Value::as_str) == Some("assistant")
+            && m.get("is_demo").and_then(Value::as_bool) != Some(true)
+    };
+    let replies = history.iter().filter(|m| is_reply(m)).count();
+    let text = |step: &Value, key: &str| step.get(key).cloned().unwrap_or(Value::Null);
+    if history
+        .last()
+        .is_some_and(|m| is_reply(m) && command_of_value(m).is_some())
+        && let Some(step) = replies.checked_sub(1).and_then(|i| steps.get(i))
+    {
+        messages.push(Cow::Owned(
+            json!({"role": "user", "content": text(step, "observation")}),
+        ));
+    }
+    for step in steps.iter().skip(replies) {
+        messages.push(Cow::Owned(json!({
+            "role": "assistant",
+            "content": text(step, "response"),
+            "action": text(step, "action"),
+        })));
+        messages.push(Cow::Owned(
+            json!({"role": "user", "content": text(step, "observation")}),
+        ));
+    }
+    messages
+}
+
+fn command_of_value(message: &Value) -> Option<String> {
+    message
+        .as_object()
+        .filter(|fields| !has_tool_calls(fields))
+        .and_then(command_of)
 }
 
 /// The model the run used, where the trajectory says.
@@ -74,11 +151,19 @@ fn model_name(top: &Value) -> Value {
 /// The conversation as OpenAI Chat messages: demonstrations and `exit`
 /// dropped, `tool_call_ids` lists made `tool_call_id`s, commands run from
 /// text made tool calls whose results are the user messages that follow.
-fn plain_messages(messages: &[Value], reader: &mut Reader) -> Vec<Value> {
+/// With it, for each reply, the response the log kept for it
+/// (`extra.response`), unless its command was read from the text.
+fn plain_messages<'a>(
+    messages: &'a [Cow<'a, Value>],
+    reader: &mut Reader,
+) -> (Vec<Value>, Vec<Option<&'a Value>>, FromText) {
     let mut plain = Vec::with_capacity(messages.len());
+    let mut responses = Vec::new();
+    let mut from_text = FromText::default();
     // The id of a command run from text, until the output that answers it.
     let mut awaiting: Option<String> = None;
     for (index, message) in messages.iter().enumerate() {
+        let message = message.as_ref();
         let Some(fields) = message.as_object() else {
             plain.push(message.clone());
             continue;
@@ -93,10 +178,23 @@ fn plain_messages(messages: &[Value], reader: &mut Reader) -> Vec<Value> {
                 Some(command) => {
                     let id = format!("action-{index}");
                     plain.push(with_command(fields, &id, &command));
+                    responses.push(None);
+                    from_text.commands += 1;
+                    let said = response_of(message)
+                        .and_then(|r| r.pointer("/choices/0/finish_reason"))
+                        .and_then(Value::as_str);
+                    from_text.said = from_text.said.or(said.map(str::to_owned));
                     awaiting = Some(id);
                 }
-                None => plain.push(message.clone()),
+                None => {
+                    plain.push(message.clone());
+                    responses.push(response_of(message));
+                }
             },
+            "assistant" => {
+                plain.push(message.clone());
+                responses.push(response_of(message));
+            }
             "user" if awaiting.is_some() => {
                 let id = awaiting.take().expect("checked above");
                 plain.push(json!({
@@ -105,6 +203,16 @@ fn plain_messages(messages: &[Value], reader: &mut Reader) -> Vec<Value> {
                     "content": fields.get("content").cloned().unwrap_or(Value::Null),
                 }));
             }
+            // mini-swe-agent's submit: its command's output is the
+            // submission the `exit` message holds.
+            "exit" => match last_call(&plain) {
+                Some(id) => plain.push(json!({
+                    "role": "tool",
+                    "tool_call_id": id,
+                    "content": fields.get("content").cloned().unwrap_or(Value::Null),
+                })),
+                None => plain.push(message.clone()),
+            },
             "tool" => {
                 let ids = fields.get("tool_call_ids").and_then(Value::as_array);
                 match ids {
@@ -121,7 +229,29 @@ fn plain_messages(messages: &[Value], reader: &mut Reader) -> Vec<Value> {
             _ => plain.push(message.clone()),
         }
     }
-    plain
+    (plain, responses, from_text)
+}
+
+/// Replies whose command the harness read from their text, and the
+/// finish reason the API gave (the first one the log kept).
+#[derive(Default)]
+struct FromText {
+    commands: usize,
+    said: Option<String>,
+}
+
+/// The id of the first call of the last message, when that is a reply
+/// asking for tools, still unanswered.
+fn last_call(plain: &[Value]) -> Option<Value> {
+    let last = plain.last()?;
+    (last.get("role").and_then(Value::as_str) == Some("assistant"))
+        .then(|| last.pointer("/tool_calls/0/id").cloned())
+        .flatten()
+}
+
+/// The whole response mini-swe-agent kept with a reply, if it did.
+fn response_of(message: &Value) -> Option<&Value> {
+    message.pointer("/extra/response").filter(|r| r.is_object())
 }
 
 fn has_tool_calls(fields: &Map<String, Value>) -> bool {

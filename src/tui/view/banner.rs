@@ -28,7 +28,7 @@ fn word(phase: Phase) -> &'static str {
         Phase::Answer => "answer",
         Phase::BudgetExhausted => "None",
         Phase::Stopped => "stop",
-        Phase::RecordingEnded => "end",
+        Phase::RecordingEnded | Phase::Ended => "end",
         Phase::Rejected => "reject",
     }
 }

@@ -161,6 +161,7 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
             (text, theme::STOPPED)
         }
         Some(Outcome::RecordingEnded) => (say.outcome_recording_ended().to_owned(), theme::STOPPED),
+        Some(Outcome::Ended(ending)) => (say.outcome_ended(ending), theme::STOPPED),
         Some(Outcome::Rejected(_)) | None => (say.outcome_rejected().to_owned(), theme::NONE),
     };
     let mut spans = vec![Span::styled(label, theme::LABEL), Span::styled(text, style)];

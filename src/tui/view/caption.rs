@@ -149,6 +149,7 @@ fn step_caption(app: &App) -> String {
         Event::BudgetExhausted { max_turns } => say.caption_budget(*max_turns),
         Event::Stopped(cause) => say.caption_stopped(&say.cause(cause)),
         Event::RecordingEnded => say.caption_recording_ended().to_owned(),
+        Event::Ended(ending) => say.caption_ended(ending),
         Event::Rejected { rejection } => say.caption_rejected(&say.rejection(rejection)),
     }
 }

@@ -312,6 +312,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
         ],
         Event::Stopped(cause) => vec![Line::styled(say.cause(cause), theme::STOPPED)],
         Event::RecordingEnded => vec![Line::styled(say.caption_recording_ended(), theme::STOPPED)],
+        Event::Ended(ending) => vec![Line::styled(say.ended_line(ending), theme::STOPPED)],
         Event::Rejected { rejection } => {
             vec![Line::styled(say.rejection(rejection), theme::ERROR)]
         }

@@ -142,7 +142,7 @@ fn position(app: &App) -> (Node, Option<Edge>) {
         Event::GoalCheck { passed: false, .. } => (Node::Append, Some(Edge::Loop)),
         Event::Answer { .. } => (Node::Answer, Some(Edge::ToAnswer)),
         Event::BudgetExhausted { .. } => (Node::None, Some(Edge::ToNone)),
-        Event::Stopped(_) | Event::RecordingEnded | Event::Rejected { .. } => {
+        Event::Stopped(_) | Event::RecordingEnded | Event::Ended(_) | Event::Rejected { .. } => {
             (Node::Halt, Some(Edge::ToStop))
         }
     }

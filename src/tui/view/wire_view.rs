@@ -93,6 +93,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         | Event::BudgetExhausted { .. }
         | Event::Stopped(_)
         | Event::RecordingEnded
+        | Event::Ended(_)
         | Event::Rejected { .. } => vec![Line::styled(say.wire_nothing(), theme::LABEL)],
     }
 }
