@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
 use crate::engine::{Budget, Outcome, SAFETY_CAP, Step, Trace};
-use crate::narrate::{Lang, Say};
+use crate::narrate::{Lang, RunCounts, Say};
 use crate::prices::Prices;
 use crate::text::one_line;
 use crate::transcript::{Note, Source, Transcript, Verification};
@@ -132,8 +132,11 @@ pub fn summary(path: &str, source: &Source, lang: Lang) -> String {
             "  {} · {}",
             say.valid_run(
                 &one_line(&t.id, 40),
-                t.replies.len(),
-                t.tools.len(),
+                RunCounts {
+                    replies: t.replies.len(),
+                    tool_calls: t.replies.iter().map(|r| r.tool_calls().count()).sum(),
+                    declared: t.tools.len(),
+                },
                 t.max_turns.get(),
                 &one_line(&t.title, PREVIEW_CHARS),
             ),

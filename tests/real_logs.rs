@@ -399,3 +399,58 @@ fn mini_swe_agent_runs_end_submitted_with_their_recorded_finish_reasons_where_th
     );
     assert!(run.notes.is_empty(), "{:?}", run.notes);
 }
+
+#[test]
+fn validate_counts_tool_calls_apart_from_declared_tools_and_titles_runs_by_their_prompt() {
+    let text = common::printed(&[
+        "validate",
+        &common::fixture("real/codex-rollout-patches-and-search.jsonl"),
+    ]);
+    // The first prompt (line 9) to the second (line 188): 27
+    // `function_call` and `custom_tool_call` items; a rollout declares no
+    // tools. The title is the prompt's first line (redacted upstream).
+    assert!(
+        text.contains(
+            "21 replies, 27 tool calls; 0 tools declared; max_turns 22 · \
+             [REDACTED_TEXT len=516 sha=05857781]"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_in_no_known_shape_names_the_format_it_comes_closest_to() {
+    let error = common::open_written("near.json", r#"[{"request": {"model": "x"}}]"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(
+            "an array of 1 item, the first an object with keys `request`; it comes closest to \
+             exchange log (request/response pairs) (shares `request`; `--from exchanges` reads \
+             it as one)"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn every_format_s_from_name_is_one_the_command_line_takes() {
+    for format in Format::ALL {
+        let out = assert_cmd::Command::cargo_bin("loopstep")
+            .unwrap()
+            .args([
+                "validate",
+                "--from",
+                format.flag(),
+                &common::fixture("not-a-recording.json"),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("invalid value"),
+            "{}: {stderr}",
+            format.flag()
+        );
+    }
+}

@@ -29,7 +29,7 @@ fn enter_on_a_task_call_opens_its_sub_agent_and_esc_comes_back() {
     assert_ne!(app.runs().0, parent, "the sub-agent's own run");
     assert_eq!(app.transcript().question, "Find where parse is defined");
     assert!(
-        text.contains("Esc ← 5f1c: prompt 1 of 2 › 5f1c-sidechain"),
+        text.contains("Esc ← Why does test_parse fail? › Find where parse is defi"),
         "{text}"
     );
     assert_eq!(app.cursor(), 1);

@@ -64,7 +64,6 @@ fn a_swe_agent_run_with_function_calls_replays_every_call_and_its_exit_status() 
     assert!(tolerated_rules(&trace).is_empty());
 }
 
-
 #[test]
 fn a_swe_agent_run_that_reused_tool_call_ids_replays_all_eleven_turns_with_notes() {
     let (trace, notes) = replayed("real/swe-agent-reused-ids.traj");

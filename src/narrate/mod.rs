@@ -21,6 +21,7 @@ mod steps;
 
 pub use captions::Failed;
 pub use compare::Side;
+pub use report::RunCounts;
 pub use screen::GaugeState;
 
 use crate::dialect::{Dialect, Words};

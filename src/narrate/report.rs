@@ -131,24 +131,36 @@ impl Say {
         }
     }
 
-    /// One run in `validate`'s list.
-    pub fn valid_run(
-        self,
-        id: &str,
-        replies: usize,
-        tools: usize,
-        max_turns: u32,
-        title: &str,
-    ) -> String {
+    /// One run in `validate`'s list: its replies, the tool calls they
+    /// make, and the tools it declares, which are not the same count.
+    pub fn valid_run(self, id: &str, counts: RunCounts, max_turns: u32, title: &str) -> String {
+        let RunCounts {
+            replies,
+            tool_calls,
+            declared,
+        } = counts;
         match self.lang {
             Lang::En => format!(
-                "{id}: {replies} repl{}, {tools} tool{}, max_turns {max_turns} · {title}",
+                "{id}: {replies} repl{}, {tool_calls} tool call{}; {declared} tool{} declared; \
+                 max_turns {max_turns} · {title}",
                 if replies == 1 { "y" } else { "ies" },
-                plural(tools)
+                plural(tool_calls),
+                plural(declared)
             ),
-            Lang::Zh => {
-                format!("{id}：{replies} 条回复，{tools} 个工具，max_turns {max_turns} · {title}")
-            }
+            Lang::Zh => format!(
+                "{id}：{replies} 条回复，{tool_calls} 次工具调用；声明了 {declared} 个工具；\
+                 max_turns {max_turns} · {title}"
+            ),
         }
     }
+}
+
+/// What `validate` counts in a run.
+#[derive(Debug, Clone, Copy)]
+pub struct RunCounts {
+    pub replies: usize,
+    /// The tool requests the replies make.
+    pub tool_calls: usize,
+    /// The tools the run declares to the model.
+    pub declared: usize,
 }

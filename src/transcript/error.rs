@@ -74,11 +74,18 @@ pub enum LoadError {
         origin: String,
         problems: Vec<Problem>,
     },
-    #[error("{origin} is in none of the formats loopstep reads ({tried}); its top level is {seen}")]
+    #[error(
+        "{origin} is in none of the formats loopstep reads ({tried}); its top level is \
+         {seen}{}",
+        closest_words(closest)
+    )]
     NotRecognized {
         origin: String,
         tried: String,
         seen: String,
+        /// The formats whose marks it shares, nearest first: (what the
+        /// format is, its `--from` name, the keys it shares).
+        closest: Vec<(String, &'static str, Vec<String>)>,
     },
     #[error(
         "`{name}` is neither a built-in run nor a file.{} Built-in runs: {builtins}. \
@@ -165,4 +172,23 @@ fn size_words(bytes: u64) -> String {
         .map_or(format!("{bytes} bytes"), |(unit, name)| {
             format!("{} {name}", bytes / unit)
         })
+}
+
+/// "; it comes closest to …" for the formats a file shares keys with.
+fn closest_words(closest: &[(String, &'static str, Vec<String>)]) -> String {
+    let near: Vec<String> = closest
+        .iter()
+        .map(|(what, flag, keys)| {
+            let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+            format!(
+                "{what} (shares {}; `--from {flag}` reads it as one)",
+                keys.join(", ")
+            )
+        })
+        .collect();
+    if near.is_empty() {
+        String::new()
+    } else {
+        format!("; it comes closest to {}", near.join(", then "))
+    }
 }

@@ -64,7 +64,40 @@ impl Format {
         }
     }
 
-    const ALL: [Format; 10] = [
+    /// The name `--from` gives it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Format::Native => "native",
+            Format::Conversation => "conversation",
+            Format::Exchanges => "exchanges",
+            Format::ClaudeCode => "claude-code",
+            Format::Trajectory => "trajectory",
+            Format::Codex => "codex",
+            Format::OpenHands => "openhands",
+            Format::Inspect => "inspect",
+            Format::Cassette => "cassette",
+            Format::Events => "events",
+        }
+    }
+
+    /// Keys a file of this format has at its top level, or in its first
+    /// item or line: what a file in no known shape is compared with.
+    fn marks(self) -> &'static [&'static str] {
+        match self {
+            Format::Native => &["version", "id", "title", "question", "replies", "base"],
+            Format::Conversation => &["messages", "role", "content", "system", "tools"],
+            Format::Exchanges => &["request", "response"],
+            Format::ClaudeCode => &["sessionId", "message", "isSidechain", "parentUuid", "uuid"],
+            Format::Trajectory => &["history", "trajectory", "info", "trajectory_format"],
+            Format::Codex => &["payload", "timestamp", "type"],
+            Format::OpenHands => &["source", "action", "observation", "tool_call_metadata"],
+            Format::Inspect => &["eval", "samples", "plan", "results", "stats"],
+            Format::Cassette => &["interactions"],
+            Format::Events => &["event", "data"],
+        }
+    }
+
+    pub const ALL: [Format; 10] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
@@ -148,6 +181,7 @@ pub fn load(
             origin: origin.to_owned(),
             tried: Format::ALL.map(Format::describe).join(", "),
             seen: describe_top(&parsed),
+            closest: closest(&parsed),
         })?,
     };
     if format == Format::Native {
@@ -279,8 +313,11 @@ fn import_parsed(
             origin,
             "",
             format!(
-                "read as a {}, but it holds no prompt that the model answered",
-                format.describe()
+                "read as {} (`--from {}`), it holds no prompt that the model answered; its \
+                 top level is {}",
+                format.describe(),
+                format.flag(),
+                describe_top(parsed)
             ),
         ));
     }
@@ -388,6 +425,34 @@ fn detect(parsed: &Parsed) -> Option<Format> {
     }
 }
 
+/// The formats whose marks the file's keys share, most shared first (at
+/// most two), with the keys shared.
+fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>)> {
+    let first = match parsed {
+        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.first(),
+        Parsed::Document(top) => Some(top),
+    };
+    let Some(keys) = first.and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut near: Vec<(String, &'static str, Vec<String>)> = Format::ALL
+        .iter()
+        .map(|format| {
+            let shared = format
+                .marks()
+                .iter()
+                .filter(|mark| keys.contains_key(**mark))
+                .map(|mark| (*mark).to_owned())
+                .collect();
+            (format.describe().to_owned(), format.flag(), shared)
+        })
+        .filter(|(_, _, shared): &(_, _, Vec<String>)| !shared.is_empty())
+        .collect();
+    near.sort_by_key(|(_, _, shared)| std::cmp::Reverse(shared.len()));
+    near.truncate(2);
+    near
+}
+
 fn describe_top(parsed: &Parsed) -> String {
     let keys = |v: &Value| -> String {
         match v.as_object() {
@@ -404,8 +469,9 @@ fn describe_top(parsed: &Parsed) -> String {
         Parsed::Document(Value::Array(items)) => match items.first() {
             None => "an empty array".to_owned(),
             Some(first @ Value::Object(_)) => format!(
-                "an array of {} items, the first an object with {}",
+                "an array of {} item{}, the first an object with {}",
                 items.len(),
+                if items.len() == 1 { "" } else { "s" },
                 keys(first)
             ),
             Some(first) => format!("an array whose first item is {}", super::json_kind(first)),

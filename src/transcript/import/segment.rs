@@ -223,7 +223,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 format!("{name}-{}", n + 1)
             };
             let description = format!("Imported from {source}, run {} of {count}.", n + 1);
-            let title = format!("{name}: prompt {} of {count}", n + 1);
+            let title = title_of(&b.question, &name);
             b.finish(Finish {
                 id,
                 description,
@@ -236,6 +236,22 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             })
         })
         .collect()
+}
+
+/// A run's title, as a person would name it: the first line of its
+/// prompt (long ones cut short), or the file's name when the prompt has
+/// no words.
+fn title_of(question: &str, name: &str) -> String {
+    /// Enough for a title bar; the rest of the prompt is the question.
+    const TITLE_CHARS: usize = 80;
+    match question
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+    {
+        Some(line) => crate::text::one_line(line, TITLE_CHARS),
+        None => name.to_owned(),
+    }
 }
 
 struct Finish<'a> {
