@@ -181,6 +181,9 @@ fn run_text(
         ),
         say.question_line(&one_line(&transcript.question, PREVIEW_CHARS * 2)),
     ];
+    if let Some(compaction) = &transcript.compaction {
+        lines.push(say.note_line(&say.compacted(compaction)));
+    }
     for note in &transcript.notes {
         lines.push(say.note_line(&one_line(&say.note_text(note), PREVIEW_CHARS * 3)));
     }
@@ -276,6 +279,9 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
     }
     if !transcript.notes.is_empty() {
         report["notes"] = json!(transcript.notes);
+    }
+    if let Some(compaction) = &transcript.compaction {
+        report["compaction"] = json!(compaction);
     }
     if let Some(usage) = trace.recorded_usage() {
         report["recorded_usage"] = json!(usage);

@@ -145,7 +145,9 @@ fn a_claude_code_response_is_one_call_though_its_tools_results_come_between_its_
 
 #[test]
 fn a_sub_agent_file_joins_its_responses_the_same_way() {
-    let source = load("real/claude-code-subagent-interleaved.jsonl");
+    let source = load(
+        "real/claude-code-compacted/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl",
+    );
     // Counted from the raw file (a `subagents/agent-aac57f5.jsonl`, 40
     // lines, every one `isSidechain`): 3 distinct `message.id`s, so 3
     // calls; 12 `tool_use`, 12 `tool_result`. Response
@@ -453,4 +455,80 @@ fn every_format_s_from_name_is_one_the_command_line_takes() {
             format.flag()
         );
     }
+}
+
+#[test]
+fn a_sub_agent_seen_only_in_progress_lines_is_a_run_of_its_own() {
+    let source = load("real/claude-code-progress-subagent.jsonl");
+    // Counted from the raw file (96 lines, Claude Code 2.1.38): the main
+    // chain has 12 distinct `message.id`s and 16 `tool_use`; a `/…` command
+    // prompt (line 4) and "create the beads" (line 71) begin its two runs,
+    // the first interrupted by the user (line 69). The Task call on line
+    // 36 has no `subagents/` file: its sub-agent (`agentId` afb92ff) is in
+    // the 19 `agent_progress` lines 37-55: its prompt, then 5 distinct
+    // `message.id`s with 9 `tool_use`, each answered, results between the
+    // blocks of a response as in the main chain. Its last reply is not in
+    // those lines (the Task's result holds what it returned), so its
+    // replay runs out of recording.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 3,
+            model_calls: 12 + 5,
+            tool_calls: 16 + 9,
+            outcomes: vec!["interrupted", "answered", "recording_ended"],
+        }
+    );
+    let agent = &source.runs[2];
+    assert_eq!(agent.id, "claude-code-progress-subagent-agent-afb92ff");
+    // Linked to the Task call that started it, by the prompt it was given.
+    let task_prompt = source.runs[0]
+        .replies
+        .iter()
+        .flat_map(|r| r.tool_calls())
+        .find(|c| c.name == "Task")
+        .map(|c| c.input["prompt"].as_str().unwrap().to_owned())
+        .unwrap();
+    assert_eq!(agent.question, task_prompt);
+}
+
+#[test]
+fn a_compacted_session_opens_its_next_run_on_the_summary_and_its_sub_agent_file_wins() {
+    let source = load("real/claude-code-compacted");
+    // Counted from the raw files. The session (2,385 lines, Claude Code
+    // 2.1.39): 217 distinct `message.id`s, 242 `tool_use`, each answered;
+    // prompts on line 7 and line 1491 ("continue implementation"); line
+    // 102 (a skill's text, `isMeta`) is the client's own addition, not a
+    // prompt. Line 1481 is the `compact_boundary` (manual, preTokens
+    // 142,431), line 1482 the summary. Its sub-agents folder: agent-aac57f5
+    // (3 responses, 12 tool_use) and the compaction's own agent (1
+    // response). The Task's 25 `agent_progress` lines repeat agent-aac57f5:
+    // its file is read instead.
+    let counts = counted(&source);
+    assert_eq!(counts.runs, 4);
+    assert_eq!(counts.model_calls, 217 + 3 + 1);
+    assert_eq!(counts.tool_calls, 242 + 12);
+    let after = &source.runs[1];
+    assert_eq!(after.question, "continue implementation");
+    let compaction = after.compaction.as_ref().unwrap();
+    assert_eq!(compaction.tokens_before, Some(142_431));
+    assert_eq!(compaction.trigger.as_deref(), Some("manual"));
+    // The history the model saw from there on opens with the summary.
+    let opening = after.history.messages()[0].text();
+    assert!(opening.starts_with("This session is being continued from a previous conversation"));
+    assert!(
+        !source.runs.iter().any(|r| r.id.contains("-agent-aac57f5")),
+        "the progress lines give way to the sub-agent's own file"
+    );
+    let text = common::printed(&[
+        "run",
+        &common::fixture("real/claude-code-compacted"),
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        text.contains("Compacted before this run: the client replaced the"),
+        "{text}"
+    );
+    assert!(text.contains("(the context held 142431 tokens; manual)"));
 }

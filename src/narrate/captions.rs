@@ -3,6 +3,7 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{EndedBy, Ending};
+use crate::transcript::Compaction;
 
 /// Whether a dispatched tool failed, and what the harness did about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,6 +386,41 @@ impl Say {
         match self.lang {
             Lang::En => format!("The loop halts without an answer: {reason}."),
             Lang::Zh => format!("循环中止，没有回答：{reason}。"),
+        }
+    }
+
+    /// A run that opens after the client compacted the conversation.
+    pub fn compacted(self, compaction: &Compaction) -> String {
+        let replaced = compaction.replaced;
+        let tokens = compaction.tokens_before;
+        let trigger = compaction.trigger.as_deref();
+        match self.lang {
+            Lang::En => {
+                let how = match (tokens, trigger) {
+                    (Some(t), Some(w)) => format!(" (the context held {t} tokens; {w})"),
+                    (Some(t), None) => format!(" (the context held {t} tokens)"),
+                    (None, Some(w)) => format!(" ({w})"),
+                    (None, None) => String::new(),
+                };
+                format!(
+                    "Compacted before this run: the client replaced the {replaced} message{} \
+                     before it with a summary{how}. The model sees the summary, not what it \
+                     stands for.",
+                    plural(replaced)
+                )
+            }
+            Lang::Zh => {
+                let how = match (tokens, trigger) {
+                    (Some(t), Some(w)) => format!("（上下文原有 {t} 个词元；{w}）"),
+                    (Some(t), None) => format!("（上下文原有 {t} 个词元）"),
+                    (None, Some(w)) => format!("（{w}）"),
+                    (None, None) => String::new(),
+                };
+                format!(
+                    "这次运行之前做过压缩：客户端把之前的 {replaced} 条消息换成了一段摘要{how}。\
+                     模型看到的是摘要，而不是它所代表的内容。"
+                )
+            }
         }
     }
 

@@ -71,7 +71,7 @@ fn history(history: &mut History, histories: &mut Histories) {
             redacted
         }
     };
-    *history = History::prefix(&redacted, history.messages().len());
+    *history = history.over(&redacted);
 }
 
 fn environment(env: &mut ToolEnv) {

@@ -85,6 +85,9 @@ pub struct Transcript {
     /// a chat that went on; they open the conversation.
     #[serde(default, skip_serializing_if = "History::is_empty")]
     pub history: History,
+    /// The conversation was compacted before this run began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<Compaction>,
     /// The user's question: the message that starts the loop.
     pub question: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,24 +139,39 @@ pub struct Transcript {
 }
 
 /// The messages before the question. Runs cut from one long log share a
-/// single copy of it, each seeing its own prefix.
+/// single copy of it, each seeing its own part: everything before its
+/// question, or, after the client compacted the conversation, what came
+/// from the summary on.
 #[derive(Debug, Clone, Default)]
 pub struct History {
     all: Arc<Vec<Message>>,
+    start: usize,
     len: usize,
 }
 
 impl History {
     /// The first `len` messages of `all`.
     pub fn prefix(all: &Arc<Vec<Message>>, len: usize) -> Self {
+        History::between(all, 0, len)
+    }
+
+    /// The messages of `all` from `start` up to `end`.
+    pub fn between(all: &Arc<Vec<Message>>, start: usize, end: usize) -> Self {
+        let len = end.min(all.len());
         History {
             all: Arc::clone(all),
-            len: len.min(all.len()),
+            start: start.min(len),
+            len,
         }
     }
 
+    /// The same part of another list as long (a redacted copy).
+    pub fn over(&self, all: &Arc<Vec<Message>>) -> Self {
+        History::between(all, self.start, self.len)
+    }
+
     pub fn messages(&self) -> &[Message] {
-        &self.all[..self.len]
+        &self.all[self.start..self.len]
     }
 
     /// All the messages this history is a prefix of, shared with the
@@ -163,7 +181,7 @@ impl History {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == self.start
     }
 }
 
@@ -183,10 +201,27 @@ impl<'de> Deserialize<'de> for History {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let all = Vec::<Message>::deserialize(d)?;
         Ok(History {
+            start: 0,
             len: all.len(),
             all: Arc::new(all),
         })
     }
+}
+
+/// The client compacted the conversation before this run: the summary
+/// that opens its history (or is its question) stands for every message
+/// before it, which the model no longer sees.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Compaction {
+    /// How many messages the summary replaced.
+    pub replaced: usize,
+    /// How many tokens the context held before, where the log says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+    /// What set it off, as the log says: `manual` or `auto`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
 }
 
 /// A remark shown with the caption of the call with this number.

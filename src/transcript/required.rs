@@ -78,6 +78,7 @@ const TRANSCRIPT: Shape = Shape {
             &Shape::leaf(&["tool_succeeded", "push_back"]),
         ),
         ("ending", Holds::One, &Shape::leaf(&["by", "status"])),
+        ("compaction", Holds::One, &Shape::leaf(&["replaced"])),
         (
             "results",
             Holds::Map,

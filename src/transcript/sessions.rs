@@ -66,7 +66,9 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
     Ok(project)
 }
 
-/// Adds the runs of the session's sub-agents, if it has any beside it.
+/// Adds the runs of the session's sub-agents, if it has any beside it. A
+/// sub-agent's own file holds all of it: the runs the session read from
+/// its progress lines give way to it.
 pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: Lang) {
     let folder = session.with_extension("").join("subagents");
     let Ok(agents) = jsonl_files(&folder) else {
@@ -76,7 +78,21 @@ pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: L
         from: Some(Format::ClaudeCode),
         ..*how
     };
+    let session_name = session
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     for agent in agents {
+        if let Some(id) = agent
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(|s| s.strip_prefix("agent-"))
+        {
+            let from_progress = format!("{session_name}-agent-{id}");
+            source.runs.retain(|run| {
+                run.id != from_progress && !run.id.starts_with(&format!("{from_progress}-"))
+            });
+        }
         match open_file(&agent, &how, lang) {
             Ok(mut found) => {
                 source.runs.append(&mut found.runs);

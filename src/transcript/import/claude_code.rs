@@ -7,6 +7,20 @@
 //! blocks, until a line of another response or a new prompt. Lines of the
 //! side chains (sub-agents) are kept apart as runs of their own.
 //!
+//! A sub-agent that a Task call started may live only in the session's
+//! `progress` lines (`data.type` `agent_progress`, its `agentId`), each
+//! carrying one line of the sub-agent's own conversation in `data.message`:
+//! those are read the same way, one recording per agent.
+//!
+//! A user line marked `isMeta` is the client's own addition (a skill's
+//! text, a caveat before a command's output): sent to the model, but no
+//! prompt.
+//!
+//! When the conversation is compacted, a `system` line (`subtype`
+//! `compact_boundary`, with `compactMetadata.preTokens`) comes before the
+//! user line that holds the summary (`isCompactSummary`): from there on,
+//! the summary stands for everything before it.
+//!
 //! Each line has a `timestamp`: a call ran from the line before the reply
 //! to the reply's last line, a tool from the line that asked for it to
 //! the line that holds its result.
@@ -18,97 +32,190 @@ use serde_json::Value;
 use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::read::{self, Read, Reader, only_results};
 use crate::engine::{Block, Message, Role, Stamp};
-use crate::transcript::Skip;
+use crate::transcript::{Compaction, Skip};
 
-/// The main conversation and the side chains, in that order.
-pub fn read(lines: &[Value], main: &mut Recording, side: &mut Recording, reader: &mut Reader) {
-    // Per chain: the response still taking blocks, and its entry.
-    let mut open: [Option<(String, usize)>; 2] = [None, None];
-    // Per chain: the latest line's time, and when each tool was asked for.
-    let mut latest: [Latest; 2] = Default::default();
+/// One conversation being read: the recording, the response still taking
+/// blocks (its id and entry), the latest line's time, and the compaction
+/// its next summary line completes.
+#[derive(Default)]
+struct Chain {
+    recording: Recording,
+    open: Option<(String, usize)>,
+    latest: Latest,
+    compacting: Option<Compaction>,
+}
+
+impl Chain {
+    fn new(recording: Recording) -> Self {
+        Chain {
+            recording,
+            ..Chain::default()
+        }
+    }
+}
+
+/// What a session holds: its main conversation, its side chains, and the
+/// sub-agents seen only in its progress lines, by `agentId`, in the order
+/// they started.
+pub struct Session {
+    pub main: Recording,
+    pub side: Recording,
+    pub agents: Vec<(String, Recording)>,
+}
+
+pub fn read(lines: &[Value], main: Recording, side: Recording, reader: &mut Reader) -> Session {
+    let mut chains = [Chain::new(main), Chain::new(side)];
+    let mut agents: Vec<(String, Chain)> = Vec::new();
+    // When each tool was asked for, in any chain: ids are unique.
     let mut called: HashMap<String, Stamp> = HashMap::new();
     for line in lines {
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
-        if kind != "user" && kind != "assistant" {
-            reader.skipped.add(Skip::Lines(kind.to_owned()));
-            continue;
-        }
-        let Some(message) = line.get("message") else {
-            reader
-                .skipped
-                .add(Skip::LinesWithoutMessage(kind.to_owned()));
-            continue;
-        };
         let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
-        let chain = usize::from(sidechain);
-        let recording = if sidechain { &mut *side } else { &mut *main };
-        let open = &mut open[chain];
-        let stamp = stamp_of(line);
-        let since_previous = latest[chain].since(stamp.as_ref());
-        let Read::Message(parsed) = reader.message(message) else {
-            continue;
-        };
-        let id = message
-            .get("id")
-            .or_else(|| line.get("requestId"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let stop_reason = message
-            .get("stop_reason")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let usage = message
-            .get("usage")
-            .map(|u| read::usage_of(u, &read::ANTHROPIC_USAGE));
-        if let Some(model) = message.get("model").and_then(Value::as_str) {
-            recording.model = Some(model.to_owned());
-        }
-        let mut result_times = Vec::new();
-        for block in &parsed.content {
-            match (block, &stamp) {
-                (Block::ToolUse { id, .. }, Some(stamp)) => {
-                    called.insert(id.clone(), stamp.clone());
-                }
-                (Block::ToolResult { tool_use_id, .. }, _) => {
-                    let ran = span(called.get(tool_use_id), stamp.as_ref());
-                    result_times.extend(ran.map(|time| (tool_use_id.clone(), time)));
-                }
-                _ => {}
+        let chain = &mut chains[usize::from(sidechain)];
+        match kind {
+            "user" | "assistant" => read_line(line, kind, chain, &mut called, reader),
+            "system" if line.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
+                let meta = line.get("compactMetadata");
+                chain.compacting = Some(Compaction {
+                    replaced: 0,
+                    tokens_before: meta
+                        .and_then(|m| m.get("preTokens"))
+                        .and_then(Value::as_u64),
+                    trigger: meta
+                        .and_then(|m| m.get("trigger"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                });
             }
+            "progress" => match agent_line(line) {
+                Some((agent, inner, inner_kind)) => {
+                    let at = match agents.iter().position(|(id, _)| id == agent) {
+                        Some(at) => at,
+                        None => {
+                            agents.push((agent.to_owned(), Chain::default()));
+                            agents.len() - 1
+                        }
+                    };
+                    read_line(inner, inner_kind, &mut agents[at].1, &mut called, reader);
+                }
+                None => reader.skipped.add(Skip::Lines(kind.to_owned())),
+            },
+            _ => reader.skipped.add(Skip::Lines(kind.to_owned())),
         }
-        let same_response = |(open_id, _): &(String, usize)| Some(open_id) == id.as_ref();
-        match (parsed.role, open.as_ref()) {
-            (Role::Assistant, Some(response)) if same_response(response) => {
-                let entry = &mut recording.entries[response.1];
-                entry.message.content.extend(parsed.content);
-                entry.stop_reason = stop_reason.or(entry.stop_reason.take());
-                entry.usage = usage.or(entry.usage);
-                extend(&mut entry.time, stamp.as_ref());
-                continue;
-            }
-            // Results of the open response's tools, written while it streamed.
-            (Role::User, Some(_)) if only_results(&parsed) => {}
-            _ => *open = None,
-        }
-        if parsed.role == Role::Assistant
-            && let Some(id) = id
-        {
-            *open = Some((id, recording.entries.len()));
-        }
-        let origin = if is_interruption(&parsed) {
-            Origin::Interruption
-        } else {
-            Origin::Conversation
-        };
-        let mut entry = Entry::new(parsed, origin);
-        entry.stop_reason = stop_reason;
-        entry.usage = usage;
-        entry.result_times = result_times;
-        if entry.message.role == Role::Assistant {
-            entry.time = since_previous;
-        }
-        recording.push(entry);
     }
+    let [main, side] = chains;
+    Session {
+        main: main.recording,
+        side: side.recording,
+        agents: agents
+            .into_iter()
+            .map(|(id, chain)| (id, chain.recording))
+            .collect(),
+    }
+}
+
+/// A progress line that carries a line of a sub-agent's conversation: the
+/// agent's id, that line, and its type.
+fn agent_line(line: &Value) -> Option<(&str, &Value, &str)> {
+    let data = line.get("data")?;
+    if data.get("type").and_then(Value::as_str) != Some("agent_progress") {
+        return None;
+    }
+    let agent = data.get("agentId")?.as_str()?;
+    let inner = data.get("message")?;
+    let kind = inner.get("type")?.as_str()?;
+    matches!(kind, "user" | "assistant").then_some((agent, inner, kind))
+}
+
+/// One `user` or `assistant` line into its chain.
+fn read_line(
+    line: &Value,
+    kind: &str,
+    chain: &mut Chain,
+    called: &mut HashMap<String, Stamp>,
+    reader: &mut Reader,
+) {
+    let Some(message) = line.get("message") else {
+        reader
+            .skipped
+            .add(Skip::LinesWithoutMessage(kind.to_owned()));
+        return;
+    };
+    let stamp = stamp_of(line);
+    let since_previous = chain.latest.since(stamp.as_ref());
+    let Read::Message(parsed) = reader.message(message) else {
+        return;
+    };
+    let recording = &mut chain.recording;
+    let id = message
+        .get("id")
+        .or_else(|| line.get("requestId"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let stop_reason = message
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let usage = message
+        .get("usage")
+        .map(|u| read::usage_of(u, &read::ANTHROPIC_USAGE));
+    if let Some(model) = message.get("model").and_then(Value::as_str) {
+        recording.model = Some(model.to_owned());
+    }
+    let mut result_times = Vec::new();
+    for block in &parsed.content {
+        match (block, &stamp) {
+            (Block::ToolUse { id, .. }, Some(stamp)) => {
+                called.insert(id.clone(), stamp.clone());
+            }
+            (Block::ToolResult { tool_use_id, .. }, _) => {
+                let ran = span(called.get(tool_use_id), stamp.as_ref());
+                result_times.extend(ran.map(|time| (tool_use_id.clone(), time)));
+            }
+            _ => {}
+        }
+    }
+    let same_response = |(open_id, _): &(String, usize)| Some(open_id) == id.as_ref();
+    match (parsed.role, chain.open.as_ref()) {
+        (Role::Assistant, Some(response)) if same_response(response) => {
+            let entry = &mut recording.entries[response.1];
+            entry.message.content.extend(parsed.content);
+            entry.stop_reason = stop_reason.or(entry.stop_reason.take());
+            entry.usage = usage.or(entry.usage);
+            extend(&mut entry.time, stamp.as_ref());
+            return;
+        }
+        // Results of the open response's tools, written while it streamed.
+        (Role::User, Some(_)) if only_results(&parsed) => {}
+        _ => chain.open = None,
+    }
+    if parsed.role == Role::Assistant
+        && let Some(id) = id
+    {
+        chain.open = Some((id, recording.entries.len()));
+    }
+    let summary = line.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+    let origin = if summary {
+        Origin::Compaction
+    } else if line.get("isMeta").and_then(Value::as_bool) == Some(true) {
+        // Text the client adds on its own: a skill's instructions, a caveat.
+        Origin::Client
+    } else if is_interruption(&parsed) {
+        Origin::Interruption
+    } else {
+        Origin::Conversation
+    };
+    let mut entry = Entry::new(parsed, origin);
+    entry.stop_reason = stop_reason;
+    entry.usage = usage;
+    entry.result_times = result_times;
+    if summary {
+        entry.compaction = Some(chain.compacting.take().unwrap_or_default());
+    }
+    if entry.message.role == Role::Assistant {
+        entry.time = since_previous;
+    }
+    recording.push(entry);
 }
 
 /// How Claude Code marks a turn the user stopped: a user message of its

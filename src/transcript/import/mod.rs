@@ -258,13 +258,26 @@ fn import_parsed(
                 Parsed::Document(Value::Array(items)) => items.as_slice(),
                 Parsed::Document(_) => &[],
             };
-            let mut sidechain = Recording {
+            let sidechain = Recording {
                 name: format!("{name}-sidechain"),
                 source: format!("the side chains of {}", main.source),
                 ..Recording::default()
             };
-            claude_code::read(lines, &mut main, &mut sidechain, &mut reader);
-            side = Some(sidechain);
+            let session =
+                claude_code::read(lines, std::mem::take(&mut main), sidechain, &mut reader);
+            main = session.main;
+            side = Some(session.side);
+            // Sub-agents seen only in progress lines, named as their own
+            // files would be.
+            more = session
+                .agents
+                .into_iter()
+                .map(|(id, agent)| Recording {
+                    name: format!("{name}-agent-{id}"),
+                    source: format!("the progress lines of sub-agent {id} in {}", main.source),
+                    ..agent
+                })
+                .collect();
         }
         (Format::Inspect, Parsed::Document(top)) => {
             more = inspect::read(top, name, &mut reader, &mut notes)

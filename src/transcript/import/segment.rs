@@ -13,7 +13,7 @@ use crate::engine::{
 };
 
 use crate::dialect::read::{folds_into, is_prompt};
-use crate::transcript::{FORMAT_VERSION, History, Note, Transcript};
+use crate::transcript::{Compaction, FORMAT_VERSION, History, Note, Transcript};
 
 /// Where a recorded message came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub enum Origin {
     /// The user's interruption of a turn, as the client wrote it into the
     /// conversation: it ends the run it falls in.
     Interruption,
+    /// The summary a compaction left: the history starts again from it.
+    Compaction,
 }
 
 #[derive(Debug, Clone)]
@@ -40,6 +42,8 @@ pub struct Entry {
     pub time: Option<Timing>,
     /// For results: each tool's time, by call id, where the log has it.
     pub result_times: Vec<(String, Timing)>,
+    /// For a compaction's summary: what the log says of the compaction.
+    pub compaction: Option<Compaction>,
 }
 
 impl Entry {
@@ -51,6 +55,7 @@ impl Entry {
             usage: None,
             time: None,
             result_times: Vec::new(),
+            compaction: None,
         }
     }
 
@@ -147,8 +152,11 @@ impl Recording {
 
 /// What a cut would have been had it been a run: built up message by message.
 struct RunBuilder {
-    /// Index of the prompt among the recording's messages.
+    /// Index of the prompt among the recording's messages, and of the
+    /// first message its history holds.
     prompt_index: usize,
+    history_start: usize,
+    compaction: Option<Compaction>,
     question: String,
     replies: Vec<Reply>,
     /// How many calls of the replies so far use each id.
@@ -174,15 +182,36 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
     let mut builders = Vec::new();
     let mut current: Option<RunBuilder> = None;
     let mut messages = Vec::with_capacity(entries.len());
+    // Where the history starts: after a compaction, at its summary.
+    let mut history_start = 0;
     for (index, entry) in entries.into_iter().enumerate() {
         let message = &entry.message;
         match (entry.origin, &mut current) {
             (Origin::History, _) => {}
+            // The summary is the question of the calls that follow it at
+            // once, and opens the history of every later run.
+            (Origin::Compaction, _) => {
+                builders.extend(current.take());
+                let compaction = Compaction {
+                    replaced: index - history_start,
+                    ..entry.compaction.clone().unwrap_or_default()
+                };
+                history_start = index;
+                let mut run = RunBuilder::new(index, history_start, message.text());
+                run.compaction = Some(compaction);
+                current = Some(run);
+            }
             (Origin::Client, Some(run)) => run.pending_insert.push(message.clone()),
             (Origin::Client, None) => {}
             (Origin::Conversation, _) if is_prompt(message) => {
-                builders.extend(current.take());
-                current = Some(RunBuilder::new(index, message.text()));
+                // A compaction whose summary no call answered belongs to
+                // the next run.
+                let compaction = current
+                    .take()
+                    .and_then(|run| run.keep_or_pass_on(&mut builders));
+                let mut run = RunBuilder::new(index, history_start, message.text());
+                run.compaction = compaction;
+                current = Some(run);
             }
             (Origin::Conversation, Some(run)) if message.role == Role::Assistant => {
                 run.add_reply(&entry, dialect)
@@ -269,9 +298,11 @@ struct Finish<'a> {
 pub const MISSING_RESULT: &str = "(no result was recorded for this call)";
 
 impl RunBuilder {
-    fn new(prompt_index: usize, question: String) -> Self {
+    fn new(prompt_index: usize, history_start: usize, question: String) -> Self {
         RunBuilder {
             prompt_index,
+            history_start,
+            compaction: None,
             question,
             replies: Vec::new(),
             calls: HashMap::new(),
@@ -280,6 +311,17 @@ impl RunBuilder {
             pending_insert: Vec::new(),
             notes: Vec::new(),
             ending: None,
+        }
+    }
+
+    /// Keeps a run the model answered; for one it did not, hands on the
+    /// compaction it opened with, if any.
+    fn keep_or_pass_on(self, builders: &mut Vec<RunBuilder>) -> Option<Compaction> {
+        if self.replies.is_empty() {
+            self.compaction
+        } else {
+            builders.push(self);
+            None
         }
     }
 
@@ -413,7 +455,8 @@ impl RunBuilder {
             description: f.description,
             dialect: Some(f.dialect),
             remarks: Vec::new(),
-            history: History::prefix(f.all, self.prompt_index),
+            history: History::between(f.all, self.history_start, self.prompt_index),
+            compaction: self.compaction,
             question: self.question,
             system: f.system,
             model: f.model,

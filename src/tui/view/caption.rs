@@ -72,7 +72,10 @@ fn step_caption(app: &App) -> String {
     let step = app.step();
     let short = |t: &str| one_line(t, 60);
     match &step.event {
-        Event::Start => say.caption_start(step.messages),
+        Event::Start => match &app.transcript().compaction {
+            Some(compaction) => say.compacted(compaction),
+            None => say.caption_start(step.messages),
+        },
         Event::Call {
             tolerated: Some(broken),
             ..

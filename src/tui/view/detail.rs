@@ -145,6 +145,9 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
     match &step.event {
         Event::Start => {
             let mut lines = vec![Line::styled(say.detail_start(step.messages), theme::TITLE)];
+            if let Some(compaction) = &app.transcript().compaction {
+                lines.push(Line::styled(say.compacted(compaction), theme::STOPPED));
+            }
             lines.extend(newest_message_lines(app, step.messages));
             lines
         }
