@@ -532,3 +532,82 @@ fn a_compacted_session_opens_its_next_run_on_the_summary_and_its_sub_agent_file_
     );
     assert!(text.contains("(the context held 142431 tokens; manual)"));
 }
+
+#[test]
+fn an_inspect_scorer_s_model_call_is_the_scoring_after_the_run_not_part_of_its_loop() {
+    // Counted from the raw files. A log of three samples, each with one
+    // `model` event in a `solver` span (generate) and one in the `scorer`
+    // span of model_graded_fact, every score `C`; and an older log whose
+    // one sample brackets them with `step` events of type `solver` and
+    // `scorer`. Each sample is a run of one call; its grading a run of
+    // one call after it.
+    for (name, samples) in [
+        ("real/inspect-model-graded.json", 3),
+        ("real/inspect-model-graded-steps.json", 1),
+    ] {
+        let source = load(name);
+        assert_eq!(
+            counted(&source),
+            Counted {
+                runs: 2 * samples,
+                model_calls: 2 * samples,
+                tool_calls: 0,
+                outcomes: vec!["answered"; 2 * samples],
+            },
+            "{name}"
+        );
+        for pair in source.runs.chunks(2) {
+            assert!(pair[1].title.starts_with("scoring sample"), "{name}");
+            let grader = pair[1].question.trim_start();
+            assert!(
+                grader.starts_with("You are comparing a submitted answer"),
+                "{name}"
+            );
+            // The agent's own run no longer holds the grader's request.
+            assert!(
+                pair[0]
+                    .notes
+                    .iter()
+                    .all(|n| !n.to_string().contains("edited"))
+            );
+        }
+        let scored = source
+            .notes
+            .iter()
+            .filter(|n| {
+                n.to_string()
+                    .contains("was scored `C` by `model_graded_fact`")
+            })
+            .count();
+        assert_eq!(scored, samples, "{name}");
+    }
+}
+
+#[test]
+fn inspect_epochs_are_named_in_their_titles() {
+    let source = load("real/inspect-two-epochs.eval");
+    assert_eq!(source.kind, "Inspect AI eval log (.eval archive)");
+    // Counted from the archive: samples/1_epoch_1, 1_epoch_2, 2_epoch_1,
+    // 2_epoch_2, one model call each, scored by `match` I, C, C, C.
+    assert_eq!(counted(&source).model_calls, 4);
+    let titles: Vec<&str> = source
+        .runs
+        .iter()
+        .map(|r| r.title.split(" · ").next().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "sample 1, epoch 1",
+            "sample 1, epoch 2",
+            "sample 2, epoch 1",
+            "sample 2, epoch 2"
+        ]
+    );
+    assert!(
+        source
+            .notes
+            .iter()
+            .any(|n| n.to_string() == "sample 1, epoch 1 was scored `I` by `match`")
+    );
+}

@@ -78,6 +78,22 @@ impl Say {
                 "智能体的框架从 {commands} 条回复的文本里读出命令，而 API 给的 finish_reason 是 {said}：\
                  重放把每条命令显示为工具调用，其停止原因为推断"
             ),
+            (
+                Lang::En,
+                Note::Scored {
+                    sample,
+                    scorer,
+                    value,
+                },
+            ) => format!("{sample} was scored `{value}` by `{scorer}`"),
+            (
+                Lang::Zh,
+                Note::Scored {
+                    sample,
+                    scorer,
+                    value,
+                },
+            ) => format!("{sample} 由 {scorer} 评为 {value}"),
             (Lang::En, Note::Skipped { what, count }) => format!(
                 "skipped {} (seen {count} time{})",
                 self.skip(what),

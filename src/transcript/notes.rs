@@ -35,6 +35,12 @@ pub enum Note {
     /// Replies whose command the agent's harness read from their text,
     /// where the API's finish reason (`said`) asked for no tool.
     CommandsFromText { commands: usize, said: String },
+    /// A scorer's grade of a run (an eval's sample).
+    Scored {
+        sample: String,
+        scorer: String,
+        value: String,
+    },
     /// The last line of a JSON Lines log, cut off mid-way: left out.
     UnfinishedLastLine { line: usize },
     /// A file of a folder (a session, a sub-agent) that could not be read.

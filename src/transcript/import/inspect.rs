@@ -8,6 +8,8 @@
 //! An `.eval` archive (a zip of the same JSON, split per sample) is
 //! unpacked into that shape first.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 
 use super::segment::{Recording, span, stamp_of};
@@ -22,10 +24,17 @@ pub fn detect(top: &Map<String, Value>) -> bool {
     top.get("eval").is_some_and(Value::is_object) && top.get("samples").is_some_and(Value::is_array)
 }
 
-/// One recording per sample, named after it.
+/// One recording per sample (and epoch), named after it, each followed by
+/// its scoring where a scorer called a model.
 pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>) -> Vec<Recording> {
     let model = top.pointer("/eval/model").cloned().unwrap_or(Value::Null);
     let samples = top.get("samples").and_then(Value::as_array);
+    let epoch_of = |sample: &Value| sample.get("epoch").and_then(Value::as_u64);
+    // Epochs are named where there is more than one.
+    let epochs = samples
+        .into_iter()
+        .flatten()
+        .any(|s| epoch_of(s).is_some_and(|e| e > 1));
     let mut recordings = Vec::new();
     for (k, sample) in samples.into_iter().flatten().enumerate() {
         let id = match sample.get("id") {
@@ -33,9 +42,17 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             Some(Value::Number(id)) => id.to_string(),
             _ => (k + 1).to_string(),
         };
+        let (name, label) = match epoch_of(sample).filter(|_| epochs) {
+            Some(epoch) => (
+                format!("{name}-sample-{id}-epoch-{epoch}"),
+                format!("sample {id}, epoch {epoch}"),
+            ),
+            None => (format!("{name}-sample-{id}"), format!("sample {id}")),
+        };
         let mut recording = Recording {
-            name: format!("{name}-sample-{id}"),
-            source: format!("sample {id} of an Inspect eval log"),
+            name: name.clone(),
+            source: format!("{label} of an Inspect eval log"),
+            title_note: epochs.then(|| label.clone()),
             ..Recording::default()
         };
         // A reader of its own: what one sample's messages say about the
@@ -47,17 +64,41 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             let events = events.into_iter().flatten();
             events.filter(move |e| e.get("event").and_then(Value::as_str) == Some(kind))
         };
-        let calls: Vec<Value> = of_kind("model")
-            .filter_map(|e| Some((e.get("call")?, event_time(e))))
-            .map(|(call, time)| {
-                let mut exchange =
-                    json!({"request": call.get("request"), "response": call.get("response")});
-                if let Some(time) = time {
-                    exchange["time"] = json!(time);
-                }
-                resolved(exchange, attachments)
-            })
-            .collect();
+        let scoring = scoring_events(events.map_or(&[][..], Vec::as_slice));
+        let exchange = |event: &Value| {
+            let call = event.get("call")?;
+            let mut exchange =
+                json!({"request": call.get("request"), "response": call.get("response")});
+            if let Some(time) = event_time(event) {
+                exchange["time"] = json!(time);
+            }
+            Some(resolved(exchange, attachments))
+        };
+        let (mut calls, mut graded) = (Vec::new(), Vec::new());
+        for (event, by_scorer) in events.into_iter().flatten().zip(&scoring) {
+            if event.get("event").and_then(Value::as_str) != Some("model") {
+                continue;
+            }
+            let into = if *by_scorer { &mut graded } else { &mut calls };
+            into.extend(exchange(event));
+        }
+        for (scorer, score) in sample
+            .get("scores")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let value = match score.get("value") {
+                Some(Value::String(text)) => text.clone(),
+                Some(other) => other.to_string(),
+                None => continue,
+            };
+            notes.push(Note::Scored {
+                sample: label.clone(),
+                scorer: scorer.clone(),
+                value,
+            });
+        }
         let tool_times: Vec<(&str, Timing)> = of_kind("tool")
             .filter_map(|e| Some((e.get("id")?.as_str()?, event_time(e)?)))
             .collect();
@@ -80,8 +121,68 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
         }
         reader.skipped.absorb(sample_reader.skipped);
         recordings.push(recording);
+        // The scorer's own calls to a model grade the run; they are no
+        // part of its loop, so they replay after it, as a run of their own.
+        if !graded.is_empty() {
+            let mut scoring = Recording {
+                name: format!("{name}-scoring"),
+                source: format!("the scoring of {label} of an Inspect eval log"),
+                title_note: Some(format!("scoring {label}")),
+                ..Recording::default()
+            };
+            let mut scoring_reader = Reader::default();
+            scoring.dialect = exchanges::read(&graded, &mut scoring, &mut scoring_reader, notes);
+            reader.skipped.absorb(scoring_reader.skipped);
+            recordings.push(scoring);
+        }
     }
     recordings
+}
+
+/// For each event, whether a scorer made it: it lies in a `scorer` span
+/// (`span_begin` events name their `type` and `parent_id`; a nested log
+/// has `scorers` around them) or, in older logs, between the `begin` and
+/// `end` of a `step` of type `scorer`.
+/// https://inspect.aisi.org.uk/eval-logs.html
+fn scoring_events(events: &[Value]) -> Vec<bool> {
+    let text = |event: &Value, key: &str| event.get(key).and_then(Value::as_str).map(str::to_owned);
+    let is_scoring = |kind: Option<&str>| matches!(kind, Some("scorer" | "scorers"));
+    let mut spans: HashMap<String, (Option<String>, Option<String>)> = HashMap::new();
+    let mut in_scorer_step = 0usize;
+    let mut scoring = Vec::with_capacity(events.len());
+    for event in events {
+        let kind = event.get("event").and_then(Value::as_str);
+        let step_type = text(event, "type");
+        match (kind, text(event, "action").as_deref()) {
+            (Some("span_begin"), _) => {
+                if let Some(id) = text(event, "id") {
+                    spans.insert(id, (step_type.clone(), text(event, "parent_id")));
+                }
+            }
+            (Some("step"), Some("begin")) if is_scoring(step_type.as_deref()) => {
+                in_scorer_step += 1
+            }
+            (Some("step"), Some("end")) if is_scoring(step_type.as_deref()) => {
+                in_scorer_step = in_scorer_step.saturating_sub(1)
+            }
+            _ => {}
+        }
+        // Up the chain of spans the event sits in, as far as a scorer's.
+        let mut span = text(event, "span_id");
+        let mut in_scorer_span = false;
+        for _ in 0..spans.len() {
+            let Some((span_type, parent)) = span.as_ref().and_then(|id| spans.get(id)) else {
+                break;
+            };
+            if is_scoring(span_type.as_deref()) {
+                in_scorer_span = true;
+                break;
+            }
+            span = parent.clone();
+        }
+        scoring.push(in_scorer_step > 0 || in_scorer_span);
+    }
+    scoring
 }
 
 /// When a model or tool event started (`timestamp`) and ended
@@ -193,6 +294,29 @@ fn member_text<R: std::io::Read + std::io::Seek>(
     String::from_utf8(bytes).map_err(|e| e.to_string())
 }
 
+/// A name cut into its runs of digits (as numbers) and of other text, so
+/// that names sort as a person would order them.
+fn natural_key(name: &str) -> Vec<(u64, String)> {
+    let mut key = Vec::new();
+    let mut rest = name;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let (part, after) = if digits > 0 {
+            rest.split_at(digits)
+        } else {
+            rest.split_at(
+                rest.find(|c: char| c.is_ascii_digit())
+                    .unwrap_or(rest.len()),
+            )
+        };
+        key.push((part.parse().unwrap_or(u64::MAX), part.to_owned()));
+        rest = after;
+    }
+    key
+}
+
 /// The eval log an `.eval` archive holds: `header.json` (or, for a run
 /// that never finished, `_journal/start.json`) for the eval, and one
 /// `samples/<id>_epoch_<n>.json` per sample.
@@ -225,9 +349,15 @@ pub fn unpack(bytes: &[u8], origin: &str, max_size: u64) -> Result<Value, LoadEr
             broken("the archive holds no header.json: not an Inspect .eval log".to_owned())
         })?;
     let eval = read(header)?.get("eval").cloned().unwrap_or(Value::Null);
-    let samples = names
+    // In the order of their ids and epochs: `samples/2_epoch_1.json`
+    // before `samples/10_epoch_1.json`.
+    let mut members: Vec<&String> = names
         .iter()
         .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
+        .collect();
+    members.sort_by_key(|n| natural_key(n));
+    let samples = members
+        .into_iter()
         .map(|n| read(n))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(json!({"eval": eval, "samples": samples}))

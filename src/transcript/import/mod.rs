@@ -58,7 +58,7 @@ impl Format {
             Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
             Format::Codex => "Codex CLI session rollout (JSON Lines)",
             Format::OpenHands => "OpenHands trajectory (an event list)",
-            Format::Inspect => "Inspect AI eval log (.json)",
+            Format::Inspect => "Inspect AI eval log (.json or .eval)",
             Format::Cassette => "VCR cassette (YAML)",
             Format::Events => "stream of server-sent events (one response)",
         }
@@ -210,12 +210,14 @@ pub fn load_archive(
     max_size: u64,
 ) -> Result<Source, LoadError> {
     let log = inspect::unpack(bytes, origin, max_size)?;
-    import_parsed(
+    let mut source = import_parsed(
         &Parsed::Document(log),
         Format::Inspect,
         (origin, name),
         Vec::new(),
-    )
+    )?;
+    source.kind = "Inspect AI eval log (.eval archive)".to_owned();
+    Ok(source)
 }
 
 /// Imports what was parsed, read as `format`.

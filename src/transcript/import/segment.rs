@@ -121,6 +121,9 @@ pub struct Recording {
     pub entries: Vec<Entry>,
     /// How the agent's log says its last run ended.
     pub ending: Option<Ending>,
+    /// Added to each run's title, where runs of the same prompt need
+    /// telling apart (an eval's epochs).
+    pub title_note: Option<String>,
 }
 
 impl Recording {
@@ -178,6 +181,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
         dialect,
         entries,
         ending,
+        title_note,
     } = recording;
     let mut builders = Vec::new();
     let mut current: Option<RunBuilder> = None;
@@ -252,7 +256,10 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 format!("{name}-{}", n + 1)
             };
             let description = format!("Imported from {source}, run {} of {count}.", n + 1);
-            let title = title_of(&b.question, &name);
+            let title = match &title_note {
+                Some(note) => format!("{note} · {}", title_of(&b.question, &name)),
+                None => title_of(&b.question, &name),
+            };
             b.finish(Finish {
                 id,
                 description,
