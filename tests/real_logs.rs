@@ -611,3 +611,35 @@ fn inspect_epochs_are_named_in_their_titles() {
             .any(|n| n.to_string() == "sample 1, epoch 1 was scored `I` by `match`")
     );
 }
+
+#[test]
+fn a_tool_started_while_its_reply_still_streamed_says_so_in_both_languages() {
+    use common::screen::{drive, same_in_both};
+    use loopstep::narrate::Lang;
+    use loopstep::tui::{App, Settings};
+    // The second run's first response: its WebSearch tool_use line is
+    // written at 22:59:26.3 and its last block at 22:59:26.6 (lines 29-30).
+    let runs = same_in_both(load("real/claude-code-interleaved.jsonl").runs);
+    for (lang, words) in [
+        (
+            Lang::En,
+            "the client ran it while the response was still streaming",
+        ),
+        (Lang::Zh, "客户端在响应仍在流式传输时就运行了它"),
+    ] {
+        let settings = Settings {
+            lang,
+            ..Settings::default()
+        };
+        let mut app = App::new(&runs, 1, settings);
+        // start, call, check, dispatch.
+        let text = drive(&mut app, 100, 30, &["Right", "Right", "Right"])
+            .backend()
+            .to_string()
+            .replace(['│', '"', '\n'], "")
+            .split_whitespace()
+            .collect::<String>();
+        let words: String = words.split_whitespace().collect();
+        assert!(text.contains(&words), "{lang:?}: {text}");
+    }
+}

@@ -78,6 +78,16 @@ impl Timing {
         u64::try_from(next.started.millis - ended).ok()
     }
 
+    /// Milliseconds by which this began before `earlier` ended (a tool the
+    /// client started while the reply that asked for it was still
+    /// streaming); `None` when it began after.
+    pub fn began_before_end_of(&self, earlier: &Timing) -> Option<u64> {
+        let ended = earlier.started.millis + earlier.millis as i64;
+        u64::try_from(ended - self.started.millis)
+            .ok()
+            .filter(|early| *early > 0)
+    }
+
     /// A pause long enough to point out since `previous` ended, if any.
     pub fn long_pause_after(&self, previous: Option<&Timing>) -> Option<u64> {
         previous?

@@ -204,6 +204,21 @@ impl Say {
     }
 
     /// " · took 4.2 s", for a `run` line: how long a recorded step took.
+    /// Said of a tool that started `early` milliseconds before the reply
+    /// that asked for it had finished arriving.
+    pub fn detail_while_streaming(self, early: u64) -> String {
+        let early = self.duration(early);
+        match self.lang {
+            Lang::En => format!(
+                " · began {early} before its reply finished: the client ran it while the \
+                 response was still streaming"
+            ),
+            Lang::Zh => {
+                format!(" · 在回复结束前 {early} 就开始了：客户端在响应仍在流式传输时就运行了它")
+            }
+        }
+    }
+
     pub fn took(self, time: &Timing) -> String {
         let took = self.duration(time.millis);
         match self.lang {

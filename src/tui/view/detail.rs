@@ -134,7 +134,22 @@ fn time_line(app: &App) -> Option<Line<'static>> {
         theme::LABEL
     };
     let pause = time.long_pause_after(previous);
-    Some(Line::styled(app.say().detail_time(time, pause), style))
+    let mut words = app.say().detail_time(time, pause);
+    // A tool the client started before its reply had finished streaming.
+    if let Event::Dispatch { .. } = app.step().event {
+        let steps = &app.trace().steps[..app.cursor()];
+        let call = steps.iter().rev().find_map(|s| match &s.event {
+            Event::Call { time, .. } => Some(time.as_ref()),
+            _ => None,
+        });
+        if let Some(early) = call
+            .flatten()
+            .and_then(|call| time.began_before_end_of(call))
+        {
+            words.push_str(&app.say().detail_while_streaming(early));
+        }
+    }
+    Some(Line::styled(words, style))
 }
 
 fn step_lines(app: &App) -> Vec<Line<'static>> {
