@@ -643,3 +643,33 @@ fn a_tool_started_while_its_reply_still_streamed_says_so_in_both_languages() {
         assert!(text.contains(&words), "{lang:?}: {text}");
     }
 }
+
+#[test]
+fn a_codex_compaction_puts_its_replacement_history_in_place_of_what_came_before() {
+    let source = load("real/codex-rollout-compacted.jsonl");
+    // Counted from the raw file (2,722 lines, Codex Desktop 0.104): 286
+    // runs of model items between inputs (286 `token_count` events move
+    // the running total); 316 `function_call` + 49 `custom_tool_call`,
+    // each answered; 7 `web_search_call`, run by the server. Line 1788 is
+    // `compacted`, mid-turn: its `replacement_history` (40 items: 21 user,
+    // 15 assistant and 3 developer messages and the encrypted summary)
+    // is what the model saw from then on, its last user message the
+    // question of the calls that follow at once.
+    let counts = counted(&source);
+    assert_eq!((counts.model_calls, counts.tool_calls), (286, 316 + 49));
+    let resumed: Vec<&loopstep::transcript::Transcript> = source
+        .runs
+        .iter()
+        .filter(|r| r.compaction.is_some())
+        .collect();
+    assert_eq!(resumed.len(), 1);
+    // The 36 user and assistant messages of the replacement: 35 open the
+    // run's history, the last user message is its question.
+    assert_eq!(resumed[0].history.messages().len(), 35);
+    assert!(
+        source
+            .runs
+            .iter()
+            .all(|r| r.replies.iter().all(|c| c.usage.is_some()))
+    );
+}

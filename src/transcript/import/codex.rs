@@ -21,8 +21,9 @@ use serde_json::{Value, json};
 
 use super::segment::{Entry, Origin, Recording, extend, span, stamp_of};
 use crate::dialect::Dialect;
-use crate::dialect::read::{Reader, UsageKeys, usage_of};
-use crate::engine::{Block, Role, Stamp, Timing, Usage};
+use crate::dialect::read::{self, Reader, UsageKeys, usage_of};
+use crate::engine::{Block, Message, Role, Stamp, Timing, Usage};
+use crate::transcript::Compaction;
 use crate::transcript::Skip;
 
 /// Whether a line is one of a rollout's.
@@ -39,12 +40,20 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
     let mut items = Vec::new();
     let mut instructions = Vec::new();
     let mut clock = Clock::default();
+    // The conversation's items, and each compaction's replacement history
+    // in its place.
+    let mut parts: Vec<Part> = Vec::new();
     for line in lines {
         let payload = line.get("payload").unwrap_or(line);
         match line.get("type").and_then(Value::as_str).unwrap_or("") {
             "response_item" => {
                 clock.item(payload, stamp_of(line));
                 items.push(payload.clone());
+            }
+            "compacted" => {
+                let replacement = payload.get("replacement_history").and_then(Value::as_array);
+                parts.push(Part::Items(std::mem::take(&mut items)));
+                parts.push(Part::Compacted(replacement.cloned().unwrap_or_default()));
             }
             "session_meta" => {
                 let text = payload
@@ -69,23 +78,38 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
             other => reader.skipped.add(Skip::Lines(other.to_owned())),
         }
     }
-    let request = json!({ "instructions": instructions.join("\n\n"), "input": items });
-    let sent = Dialect::OpenaiResponses.read_request(reader, &request);
-    for text in sent.system.into_iter().filter(|t| !t.is_empty()) {
+    parts.push(Part::Items(items));
+    let read = |reader: &mut Reader, instructions: &str, items: Vec<Value>| {
+        let request = json!({ "instructions": instructions, "input": items });
+        Dialect::OpenaiResponses.read_request(reader, &request)
+    };
+    let system = read(reader, &instructions.join("\n\n"), Vec::new()).system;
+    for text in system.into_iter().filter(|t| !t.is_empty()) {
         recording.add_system(text);
+    }
+    let mut entries = Vec::new();
+    for part in parts {
+        match part {
+            Part::Items(items) => entries.extend(
+                read(reader, "", items)
+                    .messages
+                    .into_iter()
+                    .map(|m| Entry::new(m, Origin::Conversation)),
+            ),
+            Part::Compacted(replacement) => {
+                entries.extend(resumed(read(reader, "", replacement).messages))
+            }
+        }
     }
     // The times and usages go to the replies in order, unless there are
     // not as many as the reader found replies: then none gets any.
-    let replies = sent
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::Assistant)
-        .count();
+    let is_reply =
+        |e: &Entry| e.origin == Origin::Conversation && e.message.role == Role::Assistant;
+    let replies = entries.iter().filter(|e| is_reply(e)).count();
     let mut times = in_order(clock.replies, replies);
     let mut usages = in_order(clock.usages, replies);
-    for message in sent.messages {
-        let mut entry = Entry::new(message, Origin::Conversation);
-        if entry.message.role == Role::Assistant {
+    for mut entry in entries {
+        if is_reply(&entry) {
             entry.time = times.next().flatten();
             entry.usage = usages.next();
         }
@@ -103,6 +127,38 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
         recording.push(entry);
     }
     recording.dialect = Dialect::OpenaiResponses;
+}
+
+/// A stretch of the rollout: items as they came, or the replacement
+/// history a `compacted` line put in place of all that came before.
+enum Part {
+    Items(Vec<Value>),
+    Compacted(Vec<Value>),
+}
+
+/// The messages a compaction left, as the history resumes from them: the
+/// last prompt among them is the summary's entry (the question of calls
+/// that follow at once), the ones before it its opening, any after it
+/// context.
+fn resumed(messages: Vec<Message>) -> Vec<Entry> {
+    let question = messages
+        .iter()
+        .rposition(read::is_prompt)
+        .unwrap_or(messages.len().saturating_sub(1));
+    messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, message)| {
+            if i == question {
+                let mut entry = Entry::new(message, Origin::Compaction);
+                entry.compaction = Some(Compaction::default());
+                entry.resumes_after = question;
+                entry
+            } else {
+                Entry::new(message, Origin::History)
+            }
+        })
+        .collect()
 }
 
 /// One thing per reply, in order; none at all if they are not as many.

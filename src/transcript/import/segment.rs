@@ -42,8 +42,10 @@ pub struct Entry {
     pub time: Option<Timing>,
     /// For results: each tool's time, by call id, where the log has it.
     pub result_times: Vec<(String, Timing)>,
-    /// For a compaction's summary: what the log says of the compaction.
+    /// For a compaction's summary: what the log says of the compaction,
+    /// and how many messages just before it the history resumes from.
     pub compaction: Option<Compaction>,
+    pub resumes_after: usize,
 }
 
 impl Entry {
@@ -56,6 +58,7 @@ impl Entry {
             time: None,
             result_times: Vec::new(),
             compaction: None,
+            resumes_after: 0,
         }
     }
 
@@ -196,11 +199,12 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             // once, and opens the history of every later run.
             (Origin::Compaction, _) => {
                 builders.extend(current.take());
+                let resumes = index.saturating_sub(entry.resumes_after).max(history_start);
                 let compaction = Compaction {
-                    replaced: index - history_start,
+                    replaced: resumes - history_start,
                     ..entry.compaction.clone().unwrap_or_default()
                 };
-                history_start = index;
+                history_start = resumes;
                 let mut run = RunBuilder::new(index, history_start, message.text());
                 run.compaction = Some(compaction);
                 current = Some(run);
