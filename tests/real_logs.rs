@@ -673,3 +673,35 @@ fn a_codex_compaction_puts_its_replacement_history_in_place_of_what_came_before(
             .all(|r| r.replies.iter().all(|c| c.usage.is_some()))
     );
 }
+
+#[test]
+fn a_newer_compaction_boundary_also_says_how_many_tokens_were_left() {
+    // The shape of the real boundary in claude-code-compacted (line 1481),
+    // with the `postTokens` newer clients add.
+    let line = |json: serde_json::Value| json.to_string();
+    let session = [
+        line(
+            serde_json::json!({"type": "system", "subtype": "compact_boundary",
+            "compactMetadata": {"trigger": "auto", "preTokens": 171_705, "postTokens": 8_473}}),
+        ),
+        line(serde_json::json!({"type": "user", "isCompactSummary": true,
+            "message": {"role": "user", "content": "Summary of the work so far."}})),
+        line(serde_json::json!({"type": "user", "message": {"role": "user", "content": "go on"}})),
+        line(
+            serde_json::json!({"type": "assistant", "message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"}}),
+        ),
+    ]
+    .join("\n");
+    let source = common::open_written("compacted.jsonl", session).unwrap();
+    let compaction = source.runs[0].compaction.as_ref().unwrap();
+    assert_eq!(
+        (compaction.tokens_before, compaction.tokens_after),
+        (Some(171_705), Some(8_473))
+    );
+    let say = loopstep::narrate::Say::new(loopstep::narrate::Lang::En, Dialect::default());
+    assert!(
+        say.compacted(compaction)
+            .contains("(the context held 171705 tokens, 8473 after; auto)")
+    );
+}

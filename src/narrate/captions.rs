@@ -392,13 +392,14 @@ impl Say {
     /// A run that opens after the client compacted the conversation.
     pub fn compacted(self, compaction: &Compaction) -> String {
         let replaced = compaction.replaced;
-        let tokens = compaction.tokens_before;
+        let (before, after) = (compaction.tokens_before, compaction.tokens_after);
         let trigger = compaction.trigger.as_deref();
         match self.lang {
             Lang::En => {
-                let how = match (tokens, trigger) {
-                    (Some(t), Some(w)) => format!(" (the context held {t} tokens; {w})"),
-                    (Some(t), None) => format!(" (the context held {t} tokens)"),
+                let after = after.map_or_else(String::new, |a| format!(", {a} after"));
+                let how = match (before, trigger) {
+                    (Some(t), Some(w)) => format!(" (the context held {t} tokens{after}; {w})"),
+                    (Some(t), None) => format!(" (the context held {t} tokens{after})"),
                     (None, Some(w)) => format!(" ({w})"),
                     (None, None) => String::new(),
                 };
@@ -410,9 +411,10 @@ impl Say {
                 )
             }
             Lang::Zh => {
-                let how = match (tokens, trigger) {
-                    (Some(t), Some(w)) => format!("（上下文原有 {t} 个词元；{w}）"),
-                    (Some(t), None) => format!("（上下文原有 {t} 个词元）"),
+                let after = after.map_or_else(String::new, |a| format!("，之后 {a} 个"));
+                let how = match (before, trigger) {
+                    (Some(t), Some(w)) => format!("（上下文原有 {t} 个词元{after}；{w}）"),
+                    (Some(t), None) => format!("（上下文原有 {t} 个词元{after}）"),
                     (None, Some(w)) => format!("（{w}）"),
                     (None, None) => String::new(),
                 };

@@ -216,9 +216,12 @@ impl<'de> Deserialize<'de> for History {
 pub struct Compaction {
     /// How many messages the summary replaced.
     pub replaced: usize,
-    /// How many tokens the context held before, where the log says.
+    /// How many tokens the context held before, and after, where the log
+    /// says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens_before: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_after: Option<u64>,
     /// What set it off, as the log says: `manual` or `auto`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,

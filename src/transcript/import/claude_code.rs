@@ -17,7 +17,8 @@
 //! prompt.
 //!
 //! When the conversation is compacted, a `system` line (`subtype`
-//! `compact_boundary`, with `compactMetadata.preTokens`) comes before the
+//! `compact_boundary`, with `compactMetadata.preTokens`, and in newer
+//! clients `postTokens`) comes before the
 //! user line that holds the summary (`isCompactSummary`): from there on,
 //! the summary stands for everything before it.
 //!
@@ -76,11 +77,12 @@ pub fn read(lines: &[Value], main: Recording, side: Recording, reader: &mut Read
             "user" | "assistant" => read_line(line, kind, chain, &mut called, reader),
             "system" if line.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
                 let meta = line.get("compactMetadata");
+                let tokens = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_u64);
                 chain.compacting = Some(Compaction {
                     replaced: 0,
-                    tokens_before: meta
-                        .and_then(|m| m.get("preTokens"))
-                        .and_then(Value::as_u64),
+                    tokens_before: tokens("preTokens"),
+                    // Written by newer clients only.
+                    tokens_after: tokens("postTokens"),
                     trigger: meta
                         .and_then(|m| m.get("trigger"))
                         .and_then(Value::as_str)
