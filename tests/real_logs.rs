@@ -705,3 +705,61 @@ fn a_newer_compaction_boundary_also_says_how_many_tokens_were_left() {
             .contains("(the context held 171705 tokens, 8473 after; auto)")
     );
 }
+
+#[test]
+fn claude_code_s_retries_are_noted_and_the_error_it_gave_up_on_is_no_reply() {
+    // No public session we could use holds an API error. These lines take
+    // the shapes the tools that read Claude Code sessions test against: a
+    // `system` `api_error` line per retry, and, when the client gives up,
+    // an assistant line marked `isApiErrorMessage` written in the model's
+    // place (model `<synthetic>`).
+    let line = |json: serde_json::Value| json.to_string();
+    let retry = |attempt: u64| {
+        line(
+            serde_json::json!({"type": "system", "subtype": "api_error", "level": "error",
+            "error": {"status": 529, "message": "overloaded"},
+            "retryInMs": 500, "retryAttempt": attempt, "maxRetries": 10}),
+        )
+    };
+    let session = [
+        line(serde_json::json!({"type": "user", "message": {"role": "user", "content": "hello"}})),
+        retry(1),
+        retry(2),
+        line(
+            serde_json::json!({"type": "assistant", "message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "text", "text": "Hi."}], "stop_reason": "end_turn"}}),
+        ),
+        line(serde_json::json!({"type": "user", "message": {"role": "user", "content": "again"}})),
+        retry(1),
+        line(
+            serde_json::json!({"type": "assistant", "isApiErrorMessage": true,
+            "message": {"id": "x", "role": "assistant", "model": "<synthetic>",
+                "content": [{"type": "text", "text": "API Error: 529 overloaded"}]}}),
+        ),
+    ]
+    .join("\n");
+    let source = common::open_written("retried.jsonl", session).unwrap();
+    // The synthetic error is no reply: the second prompt's call failed,
+    // and its run ends there.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 2,
+            model_calls: 1,
+            tool_calls: 0,
+            outcomes: vec!["answered", "api_failed"],
+        }
+    );
+    let notes: Vec<String> = source.runs[0]
+        .notes
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "call #1 failed 2 times before it went through (HTTP 529: overloaded); the client \
+          retried it, as production loops do"
+        ]
+    );
+}

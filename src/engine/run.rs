@@ -102,6 +102,9 @@ pub struct Ending {
 pub enum EndedBy {
     Agent,
     User,
+    /// The API kept failing the call and the client gave up; the status
+    /// is the error the client wrote in the model's place.
+    Api,
 }
 
 /// One replay in progress. Pull steps with [`Run::step`] (or iterate).

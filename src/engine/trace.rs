@@ -309,6 +309,9 @@ impl<'a> Outcome<'a> {
             Outcome::Ended(Ending {
                 by: EndedBy::User, ..
             }) => "interrupted",
+            Outcome::Ended(Ending {
+                by: EndedBy::Api, ..
+            }) => "api_failed",
             Outcome::Rejected(_) => "rejected",
         }
     }

@@ -442,6 +442,15 @@ impl Say {
                 "The user interrupted this turn, so the run ends here without an answer.".to_owned()
             }
             (Lang::Zh, EndedBy::User) => "用户中断了这一轮，运行到此结束，没有回答。".to_owned(),
+            (Lang::En, EndedBy::Api) => format!(
+                "The API failed this call and the client gave up (`{status}`): there is no \
+                 reply to check, so the run ends without an answer. Production loops retry, \
+                 then stop."
+            ),
+            (Lang::Zh, EndedBy::Api) => format!(
+                "API 调用失败，客户端放弃了（{status}）：没有回复可检查，运行到此结束，没有回答。\
+                 生产循环会先重试，再停止。"
+            ),
         }
     }
 

@@ -80,6 +80,29 @@ impl Say {
             ),
             (
                 Lang::En,
+                Note::Retried {
+                    call,
+                    attempts,
+                    error,
+                },
+            ) => format!(
+                "call #{call} failed {attempts} time{} before it went through ({error}); the \
+                 client retried it, as production loops do",
+                plural(*attempts)
+            ),
+            (
+                Lang::Zh,
+                Note::Retried {
+                    call,
+                    attempts,
+                    error,
+                },
+            ) => format!(
+                "第 {call} 次调用先失败了 {attempts} 次（{error}），客户端重试后才成功，\
+                 生产循环就是这样做的"
+            ),
+            (
+                Lang::En,
                 Note::Scored {
                     sample,
                     scorer,

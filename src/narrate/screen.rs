@@ -773,6 +773,7 @@ impl Say {
             (Lang::En, EndedBy::Agent) => format!("agent finished ({})", ending.status),
             (Lang::Zh, EndedBy::Agent) => format!("智能体自行结束（{}）", ending.status),
             (_, EndedBy::User) => self.pick("interrupted by the user", "用户中断").to_owned(),
+            (_, EndedBy::Api) => self.pick("API call failed", "API 调用失败").to_owned(),
         }
     }
 

@@ -331,6 +331,10 @@ impl Say {
                 "the user interrupted the turn: the recording stops here".to_owned()
             }
             (Lang::Zh, EndedBy::User, _) => "用户中断了这一轮：录制到此为止".to_owned(),
+            (Lang::En, EndedBy::Api, _) => {
+                format!("the API failed the call and the client gave up: {status}")
+            }
+            (Lang::Zh, EndedBy::Api, _) => format!("API 调用失败，客户端放弃了：{status}"),
         }
     }
 
@@ -348,6 +352,9 @@ impl Say {
             Some(Outcome::Ended(Ending {
                 by: EndedBy::User, ..
             })) => self.pick("interrupted", "用户中断"),
+            Some(Outcome::Ended(Ending {
+                by: EndedBy::Api, ..
+            })) => self.pick("API call failed", "API 调用失败"),
             Some(Outcome::Rejected(_)) => self.pick("rejected", "被拒绝"),
         }
     }
@@ -372,6 +379,7 @@ impl Say {
                     ending.status
                 ),
                 EndedBy::User => "no answer, the user interrupted the turn".to_owned(),
+                EndedBy::Api => "no answer, the API failed the call".to_owned(),
             },
             (Lang::Zh, Some(Outcome::Ended(ending))) => match ending.by {
                 EndedBy::Agent => {
@@ -381,6 +389,7 @@ impl Say {
                     )
                 }
                 EndedBy::User => "没有回答，用户中断了这一轮".to_owned(),
+                EndedBy::Api => "没有回答，API 调用失败".to_owned(),
             },
             (Lang::En, None) => "none yet, the run is unfinished".to_owned(),
             (Lang::Zh, Some(Outcome::Stopped(_))) => "没有回答，循环中止".to_owned(),

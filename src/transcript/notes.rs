@@ -35,6 +35,13 @@ pub enum Note {
     /// Replies whose command the agent's harness read from their text,
     /// where the API's finish reason (`said`) asked for no tool.
     CommandsFromText { commands: usize, said: String },
+    /// A call the client retried after the API failed it, before it went
+    /// through: how often, and the last error.
+    Retried {
+        call: usize,
+        attempts: usize,
+        error: String,
+    },
     /// A scorer's grade of a run (an eval's sample).
     Scored {
         sample: String,

@@ -22,6 +22,14 @@
 //! user line that holds the summary (`isCompactSummary`): from there on,
 //! the summary stands for everything before it.
 //!
+//! When the API fails a call, the client writes a `system` line
+//! (`subtype` `api_error`: the `error`, `retryAttempt` of `maxRetries`)
+//! and tries again; when it gives up, it writes an assistant line marked
+//! `isApiErrorMessage` in the model's place ("API Error: …", model
+//! `<synthetic>`), which is no reply. (No public session we could use
+//! holds one; these are the shapes the tools that read such sessions
+//! test against.)
+//!
 //! Each line has a `timestamp`: a call ran from the line before the reply
 //! to the reply's last line, a tool from the line that asked for it to
 //! the line that holds its result.
@@ -44,6 +52,8 @@ struct Chain {
     open: Option<(String, usize)>,
     latest: Latest,
     compacting: Option<Compaction>,
+    /// The API errors the client retried since the last reply.
+    retries: Option<(usize, String)>,
 }
 
 impl Chain {
@@ -88,6 +98,12 @@ pub fn read(lines: &[Value], main: Recording, side: Recording, reader: &mut Read
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                 });
+            }
+            // A failed call the client is about to retry.
+            "system" if line.get("subtype").and_then(Value::as_str) == Some("api_error") => {
+                let error = api_error(line);
+                let (attempts, _) = chain.retries.take().unwrap_or_default();
+                chain.retries = Some((attempts + 1, error));
             }
             "progress" => match agent_line(line) {
                 Some((agent, inner, inner_kind)) => {
@@ -177,6 +193,9 @@ fn read_line(
             _ => {}
         }
     }
+    // Written by the client in the model's place: no response to join.
+    let failed = line.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
+    let id = id.filter(|_| !failed);
     let same_response = |(open_id, _): &(String, usize)| Some(open_id) == id.as_ref();
     match (parsed.role, chain.open.as_ref()) {
         (Role::Assistant, Some(response)) if same_response(response) => {
@@ -197,7 +216,9 @@ fn read_line(
         chain.open = Some((id, recording.entries.len()));
     }
     let summary = line.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
-    let origin = if summary {
+    let origin = if failed {
+        Origin::ApiFailure
+    } else if summary {
         Origin::Compaction
     } else if line.get("isMeta").and_then(Value::as_bool) == Some(true) {
         // Text the client adds on its own: a skill's instructions, a caveat.
@@ -214,8 +235,9 @@ fn read_line(
     if summary {
         entry.compaction = Some(chain.compacting.take().unwrap_or_default());
     }
-    if entry.message.role == Role::Assistant {
+    if entry.message.role == Role::Assistant && !failed {
         entry.time = since_previous;
+        entry.retried = chain.retries.take();
     }
     recording.push(entry);
 }
@@ -232,4 +254,20 @@ fn is_interruption(message: &Message) -> bool {
             .content
             .iter()
             .any(|b| matches!(b, Block::Text { text } if text.starts_with(INTERRUPTED)))
+}
+
+/// What an `api_error` line says went wrong: its HTTP status and message,
+/// where it has them.
+fn api_error(line: &Value) -> String {
+    let error = line.get("error");
+    let status = error.and_then(|e| e.get("status")).and_then(Value::as_u64);
+    let message = error
+        .and_then(|e| e.get("message").or_else(|| e.pointer("/error/message")))
+        .and_then(Value::as_str);
+    match (status, message) {
+        (Some(status), Some(message)) => format!("HTTP {status}: {message}"),
+        (Some(status), None) => format!("HTTP {status}"),
+        (None, Some(message)) => message.to_owned(),
+        (None, None) => "an API error".to_owned(),
+    }
 }

@@ -29,6 +29,9 @@ pub enum Origin {
     Interruption,
     /// The summary a compaction left: the history starts again from it.
     Compaction,
+    /// The error a client wrote in the model's place when the API kept
+    /// failing: no reply, and no part of what is sent.
+    ApiFailure,
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +49,9 @@ pub struct Entry {
     /// and how many messages just before it the history resumes from.
     pub compaction: Option<Compaction>,
     pub resumes_after: usize,
+    /// For replies: how often the client retried the call after the API
+    /// failed it, and the last error it got.
+    pub retried: Option<(usize, String)>,
 }
 
 impl Entry {
@@ -59,6 +65,7 @@ impl Entry {
             result_times: Vec::new(),
             compaction: None,
             resumes_after: 0,
+            retried: None,
         }
     }
 
@@ -191,10 +198,23 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
     let mut messages = Vec::with_capacity(entries.len());
     // Where the history starts: after a compaction, at its summary.
     let mut history_start = 0;
-    for (index, entry) in entries.into_iter().enumerate() {
+    for entry in entries {
+        let index = messages.len();
         let message = &entry.message;
         match (entry.origin, &mut current) {
             (Origin::History, _) => {}
+            // What the client wrote in the model's place is no message of
+            // the conversation: the run ends on it.
+            (Origin::ApiFailure, run) => {
+                if let Some(run) = run {
+                    run.ending = Some(Ending {
+                        by: EndedBy::Api,
+                        status: message.text(),
+                        call: None,
+                    });
+                }
+                continue;
+            }
             // The summary is the question of the calls that follow it at
             // once, and opens the history of every later run.
             (Origin::Compaction, _) => {
@@ -239,10 +259,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
     }
     builders.extend(current);
     let all = Arc::new(messages);
-    let mut builders: Vec<RunBuilder> = builders
-        .into_iter()
-        .filter(|b| !b.replies.is_empty())
-        .collect();
+    let mut builders: Vec<RunBuilder> = builders.into_iter().filter(RunBuilder::is_a_run).collect();
     // The agent's own ending is the end of its log: its last run's.
     if let Some(last) = builders.last_mut()
         && last.ending.is_none()
@@ -325,10 +342,16 @@ impl RunBuilder {
         }
     }
 
-    /// Keeps a run the model answered; for one it did not, hands on the
-    /// compaction it opened with, if any.
+    /// Whether the prompt made a run: the model answered it, or the API
+    /// failed its call (a prompt nothing came of is none).
+    fn is_a_run(&self) -> bool {
+        !self.replies.is_empty() || self.ending.as_ref().is_some_and(|e| e.by == EndedBy::Api)
+    }
+
+    /// Keeps a run; for a prompt that made none, hands on the compaction
+    /// it opened with, if any.
     fn keep_or_pass_on(self, builders: &mut Vec<RunBuilder>) -> Option<Compaction> {
-        if self.replies.is_empty() {
+        if !self.is_a_run() {
             self.compaction
         } else {
             builders.push(self);
@@ -337,6 +360,13 @@ impl RunBuilder {
     }
 
     fn add_reply(&mut self, entry: &Entry, dialect: Dialect) {
+        if let Some((attempts, error)) = &entry.retried {
+            self.notes.push(Note::Retried {
+                call: self.replies.len() + 1,
+                attempts: *attempts,
+                error: error.clone(),
+            });
+        }
         if !self.pending_insert.is_empty() {
             self.inserted.push(Insertion {
                 before_call: self.replies.len() as u32 + 1,
