@@ -523,3 +523,35 @@ fn an_ending_must_name_a_call_the_replies_make() {
         "{error}"
     );
 }
+
+#[test]
+fn the_finish_call_ends_the_run_only_in_the_last_reply_even_when_its_id_was_used_before() {
+    // A recording that used the finish call's id for an earlier call too
+    // (recorded, so the reuse is evidence, not an error).
+    let mut doc = search_doc(
+        vec![
+            asks(&[("t1", "search", json!({"query": "Aurora Run"}))]),
+            asks(&[("t1", "finish", json!({"message": "1974"}))]),
+        ],
+        10,
+    );
+    doc["tools"] = json!([{"name": "search"}, {"name": "finish"}]);
+    doc["recorded"] = json!(true);
+    doc["ending"] = json!({"by": "agent", "status": "finish", "call": "t1"});
+    let run = Transcript::parse(&doc.to_string(), "test").unwrap();
+    let trace = run.replay(run.default_config());
+    assert_eq!((trace.model_calls(), trace.tool_calls()), (2, 1));
+    assert_eq!(trace.outcome().unwrap().label(), "agent_finished");
+}
+
+#[test]
+fn an_ending_s_status_is_printed_without_its_control_characters() {
+    let ending = loopstep::engine::Ending {
+        by: loopstep::engine::EndedBy::Agent,
+        status: "exit_cost\u{1b}[2J\u{1b}]0;pwned\u{7}".to_owned(),
+        call: None,
+    };
+    let line = ending.status_line();
+    assert!(!line.chars().any(char::is_control), "{line:?}");
+    assert!(line.starts_with("exit_cost"));
+}

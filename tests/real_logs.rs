@@ -750,16 +750,44 @@ fn claude_code_s_retries_are_noted_and_the_error_it_gave_up_on_is_no_reply() {
             outcomes: vec!["answered", "api_failed"],
         }
     );
-    let notes: Vec<String> = source.runs[0]
-        .notes
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let notes = |run: usize| -> Vec<String> {
+        source.runs[run]
+            .notes
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
     assert_eq!(
-        notes,
+        notes(0),
         [
             "call #1 failed 2 times before it went through (HTTP 529: overloaded); the client \
           retried it, as production loops do"
         ]
     );
+    assert_eq!(
+        notes(1),
+        ["call #1 failed; the client retried it 1 time (HTTP 529: overloaded), then gave up"]
+    );
+}
+
+#[test]
+fn an_openhands_finish_ends_the_run_it_belongs_to_when_the_log_goes_on() {
+    // The real run, then the user asks again and the agent answers: the
+    // finish ends the first run, not the log's last.
+    let mut events: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(common::fixture("real/openhands-basic-finish.json")).unwrap(),
+    )
+    .unwrap();
+    events.push(
+        serde_json::json!({"id": 6, "source": "user", "action": "message",
+        "args": {"content": "Now explain the rules."}}),
+    );
+    events.push(
+        serde_json::json!({"id": 7, "source": "agent", "action": "message",
+        "args": {"content": "Slide tiles; equal tiles merge."}}),
+    );
+    let source =
+        common::open_written("more.json", serde_json::to_string(&events).unwrap()).unwrap();
+    assert_eq!(counted(&source).outcomes, ["agent_finished", "answered"]);
+    assert!(source.runs[1].ending.is_none());
 }

@@ -47,9 +47,10 @@ pub enum Block {
         name: String,
         input: Value,
     },
-    /// A tool the API's own servers ran inside the call (Anthropic's
-    /// `server_tool_use`, Responses' `web_search_call`): part of the reply,
-    /// never dispatched by the loop, so it needs no result from it.
+    /// A tool the API's own servers ran inside the call (Responses'
+    /// `web_search_call`; written as Anthropic's `server_tool_use` shape):
+    /// part of the reply, never dispatched by the loop, so it needs no
+    /// result from it.
     ServerToolUse {
         id: String,
         name: String,
@@ -132,16 +133,23 @@ pub struct Usage {
 impl Usage {
     /// Every input token the call was sent, cached or not.
     pub fn all_input(&self) -> u64 {
-        self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+        self.input_tokens
+            .saturating_add(self.cache_read_tokens)
+            .saturating_add(self.cache_write_tokens)
     }
 
-    /// Two usages added up, field by field.
+    /// Two usages added up, field by field; counts read from a file can
+    /// be anything, so the sums stop at the largest rather than wrap.
     pub fn plus(self, other: Usage) -> Usage {
         Usage {
-            input_tokens: self.input_tokens + other.input_tokens,
-            output_tokens: self.output_tokens + other.output_tokens,
-            cache_read_tokens: self.cache_read_tokens + other.cache_read_tokens,
-            cache_write_tokens: self.cache_write_tokens + other.cache_write_tokens,
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            cache_read_tokens: self
+                .cache_read_tokens
+                .saturating_add(other.cache_read_tokens),
+            cache_write_tokens: self
+                .cache_write_tokens
+                .saturating_add(other.cache_write_tokens),
         }
     }
 }

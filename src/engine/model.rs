@@ -78,6 +78,12 @@ pub trait Model {
     fn take_tolerated(&mut self) -> Option<Rejection> {
         None
     }
+
+    /// Whether the reply just given was the last there will be: a
+    /// recording that has run out. A live model never is.
+    fn spent(&self) -> bool {
+        false
+    }
 }
 
 /// Replays recorded replies in order, checking each request against the
@@ -176,6 +182,10 @@ impl Model for ScriptedModel<'_> {
 
     fn take_tolerated(&mut self) -> Option<Rejection> {
         self.tolerated.take()
+    }
+
+    fn spent(&self) -> bool {
+        !self.repeat_last && self.next >= self.replies.len()
     }
 }
 

@@ -80,9 +80,11 @@ pub struct Goal {
 }
 
 /// How the recorded run was ended by its harness rather than by a stop
-/// reason, where the agent's log says so: the agent's own finish (an
-/// OpenHands `finish` action, a SWE-agent `submit`, a mini-swe-agent exit)
-/// or the user interrupting the turn.
+/// reason, where the agent's log says so: the agent's harness, with the
+/// status it logged (an OpenHands `finish`, a SWE-agent or mini-swe-agent
+/// exit status: `submitted`, or a limit such as `exit_cost`), the user
+/// interrupting the turn, or the API failing the call until the client
+/// gave up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ending {
@@ -94,6 +96,14 @@ pub struct Ending {
     /// run ends where the recording stops.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<String>,
+}
+
+impl Ending {
+    /// The status as a line safe to print: the log's words, control
+    /// characters and escape sequences taken out, long ones cut short.
+    pub fn status_line(&self) -> String {
+        crate::text::one_line(&self.status, 80)
+    }
 }
 
 /// Who ended a run that its harness ended.
@@ -224,7 +234,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 self.next = if let Some(raised) = self.raised(&event) {
                     Next::Exit(raised)
                 } else if pending.len() == 0 && self.ending_now {
-                    Next::Exit(self.ended())
+                    Next::Exit(self.end_as_recorded())
                 } else if pending.len() == 0 {
                     Next::Append(results)
                 } else {
@@ -334,9 +344,14 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         }
         self.next = match &verdict {
             Verdict::Dispatch => {
-                // The call the agent ended with is its harness's cue to
-                // stop: it is not run, and nothing goes back to the model.
-                let ending_call = self.ending.as_ref().and_then(|e| e.call.as_deref());
+                // The call the agent ended with, in the last reply it gave,
+                // is its harness's cue to stop: it is not run, and nothing
+                // goes back to the model.
+                let ending_call = self
+                    .ending
+                    .as_ref()
+                    .and_then(|e| e.call.as_deref())
+                    .filter(|_| self.model.spent());
                 self.ending_now =
                     ending_call.is_some_and(|id| reply.tool_calls().any(|c| c.id == id));
                 let pending: Vec<PendingCall> = reply
@@ -349,7 +364,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                     })
                     .collect();
                 if self.ending_now && pending.is_empty() {
-                    Next::Exit(self.ended())
+                    Next::Exit(self.end_as_recorded())
                 } else {
                     Next::Dispatch {
                         results: Vec::with_capacity(pending.len()),
@@ -415,8 +430,12 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         }
     }
 
-    /// The exit of a run its harness ended as the log says.
-    fn ended(&self) -> Event {
+    /// The exit of a run its harness ended as the log says, the reply a
+    /// mistake held back put where it goes.
+    fn end_as_recorded(&mut self) -> Event {
+        if let Some(held) = self.held.take() {
+            self.push(held);
+        }
         self.ending
             .clone()
             .map_or(Event::RecordingEnded, Event::Ended)

@@ -223,8 +223,8 @@ impl Event {
             | Event::Stopped(_)
             | Event::RecordingEnded
             | Event::Rejected { .. } => true,
-            // How the agent meant to end: nothing went wrong.
-            Event::Ended(_) => false,
+            // How the agent or the user meant to end; a failed call is trouble.
+            Event::Ended(ending) => ending.by == EndedBy::Api,
             Event::Start
             | Event::Check { .. }
             | Event::Append { .. }

@@ -3,6 +3,7 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{EndedBy, Ending};
+use crate::text::one_line;
 use crate::transcript::Compaction;
 
 /// Whether a dispatched tool failed, and what the harness did about it.
@@ -393,7 +394,8 @@ impl Say {
     pub fn compacted(self, compaction: &Compaction) -> String {
         let replaced = compaction.replaced;
         let (before, after) = (compaction.tokens_before, compaction.tokens_after);
-        let trigger = compaction.trigger.as_deref();
+        // Words from the log, made safe to print and kept short.
+        let trigger = compaction.trigger.as_deref().map(|t| one_line(t, 20));
         match self.lang {
             Lang::En => {
                 let after = after.map_or_else(String::new, |a| format!(", {a} after"));
@@ -403,11 +405,14 @@ impl Say {
                     (None, Some(w)) => format!(" ({w})"),
                     (None, None) => String::new(),
                 };
+                let what = if replaced == 0 {
+                    "the conversation".to_owned()
+                } else {
+                    format!("the {replaced} message{} before it", plural(replaced))
+                };
                 format!(
-                    "Compacted before this run: the client replaced the {replaced} message{} \
-                     before it with a summary{how}. The model sees the summary, not what it \
-                     stands for.",
-                    plural(replaced)
+                    "Compacted before this run: the client replaced {what} with a summary{how}. \
+                     The model sees the summary, not what it stands for."
                 )
             }
             Lang::Zh => {
@@ -418,8 +423,13 @@ impl Say {
                     (None, Some(w)) => format!("（{w}）"),
                     (None, None) => String::new(),
                 };
+                let what = if replaced == 0 {
+                    "之前的对话".to_owned()
+                } else {
+                    format!("之前的 {replaced} 条消息")
+                };
                 format!(
-                    "这次运行之前做过压缩：客户端把之前的 {replaced} 条消息换成了一段摘要{how}。\
+                    "这次运行之前做过压缩：客户端把{what}换成了一段摘要{how}。\
                      模型看到的是摘要，而不是它所代表的内容。"
                 )
             }
@@ -428,7 +438,7 @@ impl Say {
 
     /// A run its harness ended: the agent's own finish, or the user.
     pub fn caption_ended(self, ending: &Ending) -> String {
-        let status = &ending.status;
+        let status = ending.status_line();
         match (self.lang, ending.by) {
             (Lang::En, EndedBy::Agent) => format!(
                 "The agent's harness ended the run (its log says `{status}`): the agent's own \

@@ -84,10 +84,24 @@ impl Say {
                     call,
                     attempts,
                     error,
+                    went_through: true,
                 },
             ) => format!(
                 "call #{call} failed {attempts} time{} before it went through ({error}); the \
                  client retried it, as production loops do",
+                plural(*attempts)
+            ),
+            (
+                Lang::En,
+                Note::Retried {
+                    call,
+                    attempts,
+                    error,
+                    went_through: false,
+                },
+            ) => format!(
+                "call #{call} failed; the client retried it {attempts} time{} ({error}), then \
+                 gave up",
                 plural(*attempts)
             ),
             (
@@ -96,11 +110,21 @@ impl Say {
                     call,
                     attempts,
                     error,
+                    went_through: true,
                 },
             ) => format!(
                 "第 {call} 次调用先失败了 {attempts} 次（{error}），客户端重试后才成功，\
                  生产循环就是这样做的"
             ),
+            (
+                Lang::Zh,
+                Note::Retried {
+                    call,
+                    attempts,
+                    error,
+                    went_through: false,
+                },
+            ) => format!("第 {call} 次调用失败；客户端重试了 {attempts} 次（{error}），然后放弃了"),
             (
                 Lang::En,
                 Note::Scored {

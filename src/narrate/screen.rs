@@ -770,8 +770,8 @@ impl Say {
     /// The outcome of a run its harness ended, short.
     pub fn outcome_ended(self, ending: &Ending) -> String {
         match (self.lang, ending.by) {
-            (Lang::En, EndedBy::Agent) => format!("agent finished ({})", ending.status),
-            (Lang::Zh, EndedBy::Agent) => format!("智能体自行结束（{}）", ending.status),
+            (Lang::En, EndedBy::Agent) => format!("agent finished ({})", ending.status_line()),
+            (Lang::Zh, EndedBy::Agent) => format!("智能体自行结束（{}）", ending.status_line()),
             (_, EndedBy::User) => self.pick("interrupted by the user", "用户中断").to_owned(),
             (_, EndedBy::Api) => self.pick("API call failed", "API 调用失败").to_owned(),
         }

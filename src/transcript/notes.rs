@@ -35,12 +35,13 @@ pub enum Note {
     /// Replies whose command the agent's harness read from their text,
     /// where the API's finish reason (`said`) asked for no tool.
     CommandsFromText { commands: usize, said: String },
-    /// A call the client retried after the API failed it, before it went
-    /// through: how often, and the last error.
+    /// A call the client retried after the API failed it: how often, the
+    /// last error, and whether it went through in the end.
     Retried {
         call: usize,
         attempts: usize,
         error: String,
+        went_through: bool,
     },
     /// A scorer's grade of a run (an eval's sample).
     Scored {

@@ -83,18 +83,18 @@ pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: L
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     for agent in agents {
-        if let Some(id) = agent
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.strip_prefix("agent-"))
-        {
-            let from_progress = format!("{session_name}-agent-{id}");
-            source.runs.retain(|run| {
-                run.id != from_progress && !run.id.starts_with(&format!("{from_progress}-"))
-            });
-        }
         match open_file(&agent, &how, lang) {
             Ok(mut found) => {
+                if let Some(id) = agent
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .and_then(|s| s.strip_prefix("agent-"))
+                {
+                    let from_progress = format!("{session_name}-agent-{id}");
+                    source.runs.retain(|run| {
+                        run.id != from_progress && !run.id.starts_with(&format!("{from_progress}-"))
+                    });
+                }
                 source.runs.append(&mut found.runs);
                 source.notes.append(&mut found.notes);
             }

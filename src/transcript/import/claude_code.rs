@@ -235,9 +235,12 @@ fn read_line(
     if summary {
         entry.compaction = Some(chain.compacting.take().unwrap_or_default());
     }
+    // The retries belong to the call they delayed, or that failed.
+    if entry.message.role == Role::Assistant {
+        entry.retried = chain.retries.take();
+    }
     if entry.message.role == Role::Assistant && !failed {
         entry.time = since_previous;
-        entry.retried = chain.retries.take();
     }
     recording.push(entry);
 }

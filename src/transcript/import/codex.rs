@@ -51,9 +51,8 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
                 items.push(payload.clone());
             }
             "compacted" => {
-                let replacement = payload.get("replacement_history").and_then(Value::as_array);
                 parts.push(Part::Items(std::mem::take(&mut items)));
-                parts.push(Part::Compacted(replacement.cloned().unwrap_or_default()));
+                parts.push(Part::Compacted(replacement_of(payload)));
             }
             "session_meta" => {
                 let text = payload
@@ -134,6 +133,27 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
 enum Part {
     Items(Vec<Value>),
     Compacted(Vec<Value>),
+}
+
+/// Stands in for the summary of a compaction the rollout did not keep.
+const NO_SUMMARY: &str = "(the compaction's summary was not recorded)";
+
+/// What a `compacted` line puts in place of the conversation: its
+/// `replacement_history`, or, in rollouts that wrote only the summary
+/// (`message`), that summary as a user message, as Codex sends it on.
+/// (openai/codex, codex-rs/protocol/src/protocol.rs, `CompactedItem`)
+fn replacement_of(payload: &Value) -> Vec<Value> {
+    match payload.get("replacement_history").and_then(Value::as_array) {
+        Some(history) if !history.is_empty() => history.clone(),
+        _ => {
+            let summary = payload
+                .get("message")
+                .and_then(Value::as_str)
+                .filter(|m| !m.is_empty())
+                .unwrap_or(NO_SUMMARY);
+            vec![json!({"type": "message", "role": "user", "content": summary})]
+        }
+    }
 }
 
 /// The messages a compaction left, as the history resumes from them: the

@@ -12,12 +12,14 @@ use crate::engine::Message;
 pub const NO_REQUEST: &str = "(the request was not recorded, only the streamed response)";
 
 /// Whether the text is a stream of events: its first line that is not
-/// blank is an SSE field the APIs send.
+/// blank is an SSE field or a comment (`:`).
+/// https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
 pub fn looks_like(text: &str) -> bool {
+    const FIELDS: [&str; 5] = ["event:", "data:", "id:", "retry:", ":"];
     text.lines()
         .map(str::trim_start)
         .find(|line| !line.is_empty())
-        .is_some_and(|line| line.starts_with("event:") || line.starts_with("data:"))
+        .is_some_and(|line| FIELDS.iter().any(|field| line.starts_with(field)))
 }
 
 /// The stream as an exchange log of one call, its request standing in for

@@ -328,11 +328,10 @@ fn import_parsed(
             origin,
             "",
             format!(
-                "read as {} (`--from {}`), it holds no prompt that the model answered; its \
-                 top level is {}",
+                "read as {} (`--from {}`), it holds no prompt that the model answered; {}",
                 format.describe(),
                 format.flag(),
-                describe_top(parsed)
+                what_was_read(format, parsed)
             ),
         ));
     }
@@ -437,6 +436,22 @@ fn detect(parsed: &Parsed) -> Option<Format> {
         Parsed::Document(_) => None,
         // Claude Code files open with summary or snapshot lines: look further.
         Parsed::Lines(lines) => lines.iter().take(50).find_map(looks_like),
+    }
+}
+
+/// What a file that made no run held, in its own terms.
+fn what_was_read(format: Format, parsed: &Parsed) -> String {
+    let count = match parsed {
+        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.len(),
+        Parsed::Document(_) => 0,
+    };
+    match format {
+        Format::Cassette => format!(
+            "{count} of its interactions {} a model call",
+            if count == 1 { "is" } else { "are" }
+        ),
+        Format::Events => "its events add up to no response of a known API".to_owned(),
+        _ => format!("its top level is {}", describe_top(parsed)),
     }
 }
 

@@ -207,6 +207,14 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             // the conversation: the run ends on it.
             (Origin::ApiFailure, run) => {
                 if let Some(run) = run {
+                    if let Some((attempts, error)) = &entry.retried {
+                        run.notes.push(Note::Retried {
+                            call: run.replies.len() + 1,
+                            attempts: *attempts,
+                            error: error.clone(),
+                            went_through: false,
+                        });
+                    }
                     run.ending = Some(Ending {
                         by: EndedBy::Api,
                         status: message.text(),
@@ -260,11 +268,20 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
     builders.extend(current);
     let all = Arc::new(messages);
     let mut builders: Vec<RunBuilder> = builders.into_iter().filter(RunBuilder::is_a_run).collect();
-    // The agent's own ending is the end of its log: its last run's.
-    if let Some(last) = builders.last_mut()
-        && last.ending.is_none()
+    // The agent's own ending belongs to the run whose last reply made the
+    // call it ended with; without one, to the end of its log, the last run.
+    let owner = match ending.as_ref().and_then(|e| e.call.as_deref()) {
+        Some(id) => builders.iter().rposition(|b| {
+            b.replies
+                .last()
+                .is_some_and(|r| r.tool_calls().any(|c| c.id == id))
+        }),
+        None => builders.len().checked_sub(1),
+    };
+    if let Some(run) = owner.map(|at| &mut builders[at])
+        && run.ending.is_none()
     {
-        last.ending = ending;
+        run.ending = ending;
     }
     let count = builders.len();
     builders
@@ -365,6 +382,7 @@ impl RunBuilder {
                 call: self.replies.len() + 1,
                 attempts: *attempts,
                 error: error.clone(),
+                went_through: true,
             });
         }
         if !self.pending_insert.is_empty() {
@@ -480,12 +498,15 @@ impl RunBuilder {
             }
         }
         // Every use of every id gets a result, but the call the agent
-        // ended with: its harness never ran it.
+        // ended with (its id's last use): its harness never ran it.
         let ending_call = self.ending.as_ref().and_then(|e| e.call.clone());
         for (id, calls) in uses {
-            if Some(&id) != ending_call.as_ref() {
-                self.answer_missing(&id, calls);
-            }
+            let ran = if Some(&id) == ending_call.as_ref() {
+                calls - 1
+            } else {
+                calls
+            };
+            self.answer_missing(&id, ran);
         }
         let turns = (self.replies.len() as u32 + 1).max(10);
         Transcript {
