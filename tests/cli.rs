@@ -662,6 +662,20 @@ fn a_file_past_the_size_limit_or_an_endless_stream_is_refused() {
     let big = file("big.json", vec![b' '; 3000]);
     let out = run(&["validate", big.to_str().unwrap(), "--max-size", "2KiB"]);
     assert!(out.stderr.contains("larger than 2 KiB"), "{}", out.stderr);
+    // A file that says it is too large is refused before a byte of it is
+    // read: 8 GiB of nothing (sparse, so it takes no room) under the
+    // default limit of 1 GiB, which reading would take seconds to reach.
+    let huge = file("huge.json", b"[");
+    std::fs::File::options()
+        .write(true)
+        .open(&huge)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let out = run(&["validate", huge.to_str().unwrap()]);
+    std::fs::remove_file(&huge).unwrap();
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("larger than 1 GiB"), "{}", out.stderr);
 }
 
 #[test]

@@ -425,7 +425,16 @@ fn read_file(
         source,
     };
     let file = std::fs::File::open(path).map_err(read_error)?;
-    let size = file.metadata().map_or(0, |m| m.len());
+    let metadata = file.metadata().ok();
+    let size = metadata.as_ref().map_or(0, |m| m.len());
+    // A regular file says its size: one too large is refused unread. A
+    // pipe or a device says nothing, and is read up to the limit.
+    if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
+        return Err(LoadError::TooLarge {
+            path: path.to_owned(),
+            max_size,
+        });
+    }
     progress.inspect(|p| p.sized(size));
     // The whole file in one allocation when its size is known.
     let mut bytes = Vec::with_capacity(size.min(max_size) as usize + 1);
