@@ -64,3 +64,50 @@ fn replay_the_last_run_of_50_mb(bencher: divan::Bencher) {
 fn open_the_openai_log_and_replay_to_the_end(bencher: divan::Bencher) {
     open_and_replay_the_first_run(bencher, openai_log(12_000, 4096), 12_000);
 }
+
+/// An OpenAI Responses log through a gateway that renames every call
+/// (`resp_<n>:call_0` for the model's `call_0`, paired back by item id),
+/// `rounds` calls long; each request resends the whole history, so the
+/// text grows with the square of `rounds`, and so may the time, no faster.
+fn renamed_calls_log(rounds: usize) -> String {
+    let mut exchanges = Vec::with_capacity(rounds);
+    let mut history = vec![serde_json::json!({"role": "user", "content": "count the files"})];
+    for round in 0..rounds {
+        let request = serde_json::json!({"model": "m", "input": history.clone()});
+        let answer = round + 1 == rounds;
+        let output = if answer {
+            serde_json::json!([{"type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": "done"}]}])
+        } else {
+            serde_json::json!([{"type": "function_call", "id": format!("fc_{round}"),
+                "call_id": "call_0", "name": "ls", "arguments": "{}"}])
+        };
+        exchanges.push(serde_json::json!({"request": request,
+            "response": {"object": "response", "status": "completed", "output": output}}));
+        let sent = format!("resp_{round}:call_0");
+        history.push(
+            serde_json::json!({"type": "function_call", "id": format!("fc_{round}"),
+            "call_id": sent, "name": "ls", "arguments": "{}"}),
+        );
+        history.push(
+            serde_json::json!({"type": "function_call_output", "call_id": sent,
+            "output": "a.txt"}),
+        );
+    }
+    serde_json::to_string(&exchanges).unwrap()
+}
+
+/// Time per byte stays level from 200 to 400 renamed calls: the pairing
+/// looks each item up once.
+#[divan::bench(args = [200, 400], sample_count = 5)]
+fn open_a_log_whose_gateway_renamed_every_call(bencher: divan::Bencher, rounds: usize) {
+    let text = renamed_calls_log(rounds);
+    bencher
+        .counter(divan::counter::BytesCount::new(text.len()))
+        .with_inputs(|| text.clone())
+        .bench_values(|text| {
+            let source = import::load(text, "bench", "bench", None, Lang::En).unwrap();
+            assert_eq!(source.runs[0].replies.len(), rounds);
+            source
+        });
+}

@@ -231,7 +231,9 @@ pub fn restore_call_ids(
     by_item: &HashMap<String, String>,
 ) -> Option<(Value, Vec<(String, String)>)> {
     let items = request.get("input")?.as_array()?;
-    let mut renamed: Vec<(String, String)> = Vec::new();
+    // Looked up once per item: a long log resends every call each time.
+    let mut renamed: HashMap<&str, &String> = HashMap::new();
+    let mut in_order = Vec::new();
     for item in items {
         let kind = item.get("type").and_then(Value::as_str).unwrap_or("");
         let sent = item.get("call_id").and_then(Value::as_str);
@@ -241,22 +243,22 @@ pub fn restore_call_ids(
             .find_map(|key| by_item.get(key));
         if let (true, Some(sent), Some(model)) = (CALL_ITEMS.contains(&kind), sent, model)
             && sent != model
-            && !renamed.iter().any(|(s, _)| s == sent)
+            && renamed.insert(sent, model).is_none()
         {
-            renamed.push((sent.to_owned(), model.clone()));
+            in_order.push((sent.to_owned(), model.clone()));
         }
     }
-    if renamed.is_empty() {
+    if in_order.is_empty() {
         return None;
     }
-    let mut request = request.clone();
-    for item in request["input"].as_array_mut().into_iter().flatten() {
+    let mut restored = request.clone();
+    for item in restored["input"].as_array_mut().into_iter().flatten() {
         let sent = item.get("call_id").and_then(Value::as_str);
-        if let Some((_, model)) = renamed.iter().find(|(s, _)| Some(s.as_str()) == sent) {
-            item["call_id"] = Value::String(model.clone());
+        if let Some(model) = sent.and_then(|s| renamed.get(s)) {
+            item["call_id"] = Value::String((*model).clone());
         }
     }
-    Some((request, renamed))
+    Some((restored, in_order))
 }
 
 /// A response: its `output` items, and its `status`, or for an incomplete
