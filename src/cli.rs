@@ -18,7 +18,7 @@ use crate::report;
 use crate::text::sanitize;
 use crate::transcript::{
     BUILTIN_NAMES, DEFAULT_MAX_SIZE, Format as SourceFormat, LoadError, Localized, Opening, Source,
-    Transcript, builtin_in, ensure_exists, nearest_names, open_in,
+    Transcript, builtin_in, ensure_exists, nearest_names, open_both, open_in,
 };
 use crate::tui;
 use crate::tui::handout::{self, Handout, ScreenSize};
@@ -832,11 +832,13 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             emit(&listing)?;
         }
         Command::Validate { path, from } => {
-            let source = open_in(&path, &globals.opening(from), lang)?;
-            // A transcript with texts in both languages must hold in both.
-            if source.format == SourceFormat::Native {
-                open_in(&path, &globals.opening(from), lang.toggled())?;
-            }
+            // Read once (it may be a pipe); a transcript with texts in both
+            // languages must hold in both.
+            let (source, zh) = open_both(&path, &globals.opening(from))?;
+            let source = match (lang, zh) {
+                (Lang::Zh, Some(zh)) => Source { runs: zh, ..source },
+                _ => source,
+            };
             emit(&report::summary(&path, &source, lang))?;
         }
         Command::Import {

@@ -864,3 +864,29 @@ fn export_refuses_a_size_it_cannot_use_and_writes_over_no_recording() {
     }
     assert_eq!(std::fs::read(recording).unwrap(), before);
 }
+
+#[test]
+fn a_transcript_in_both_languages_is_read_once_from_a_pipe() {
+    // Its English and Chinese texts come from one read: a pipe gives its
+    // text only once.
+    let text = include_str!("../transcripts/aurora-run.json");
+    for (args, expected) in [
+        (
+            &["validate", "/dev/stdin", "--lang", "zh"][..],
+            "多步：Aurora Run 的导演是谁，生于哪一年？",
+        ),
+        (
+            &["export", "/dev/stdin", "-o", "-"][..],
+            "# Multi-step: who directed Aurora Run",
+        ),
+    ] {
+        let out = loopstep().args(args).write_stdin(text).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(expected), "{args:?}: {stdout}");
+    }
+}

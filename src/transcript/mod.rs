@@ -326,9 +326,47 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
     Ok(source)
 }
 
+/// A built-in run or a file in English, with the Chinese texts of a
+/// native transcript (`None` for a recording, the same in both): every
+/// file is read once, as a pipe or a FIFO can be read only once.
+pub fn open_both(
+    name_or_path: &str,
+    how: &Opening,
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
+    if BUILTIN_NAMES.contains(&name_or_path) {
+        let zh = open_in(name_or_path, how, Lang::Zh)?.runs;
+        return Ok((open_in(name_or_path, how, Lang::En)?, Some(zh)));
+    }
+    ensure_exists(name_or_path)?;
+    let path = Path::new(name_or_path);
+    if path.is_dir() {
+        return Ok((sessions::open_project(path, how, Lang::En)?, None));
+    }
+    let (mut source, zh) = open_file_with(path, how, |text, origin, name| {
+        import::load_both(text, origin, name, how.from)
+    })?;
+    if source.format == Format::ClaudeCode {
+        sessions::add_subagents(path, &mut source, how, Lang::En);
+    }
+    Ok((source, zh))
+}
+
 /// Reads and imports one file, named after its stem: a zip archive is an
 /// Inspect `.eval` log, anything else text.
 fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
+    let load = |text, origin: &str, name: &str| {
+        import::load(text, origin, name, how.from, lang).map(|source| (source, None))
+    };
+    open_file_with(path, how, load).map(|(source, _)| source)
+}
+
+/// Reads one file once, and imports it with `load` (its text, the file as
+/// messages name it, the name its runs take) unless it is a zip archive.
+fn open_file_with(
+    path: &Path,
+    how: &Opening,
+    load: impl FnOnce(String, &str, &str) -> Result<(Source, Option<Vec<Transcript>>), LoadError>,
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
     let bytes = read_file(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()
@@ -336,10 +374,11 @@ fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError
         .unwrap_or_else(|| "imported".to_owned());
     let origin = path.display().to_string();
     if bytes.starts_with(b"PK\x03\x04") {
-        return import::load_archive(&bytes, &origin, &name, how.max_size);
+        let source = import::load_archive(&bytes, &origin, &name, how.max_size)?;
+        return Ok((source, None));
     }
     let text = text_of(path, bytes)?;
-    import::load(text, &origin, &name, how.from, lang)
+    load(text, &origin, &name)
 }
 
 /// A run in both languages; most runs read the same in both, and are kept once.
@@ -363,14 +402,13 @@ impl Localized {
         std::iter::once(&mut self.en).chain(self.zh.as_mut())
     }
 
-    /// Every run of a source, in both languages: a native file is read
-    /// again for Chinese, a recording is the same in both.
+    /// Every run of a source, in both languages: a native file's texts in
+    /// each, a recording the same in both; a file read once.
     pub fn open(name_or_path: &str, how: &Opening) -> Result<Vec<Localized>, LoadError> {
-        let en = open_in(name_or_path, how, Lang::En)?;
-        if en.format != Format::Native {
+        let (en, zh) = open_both(name_or_path, how)?;
+        let Some(zh) = zh else {
             return Ok(en.runs.into_iter().map(Localized::from).collect());
-        }
-        let zh = open_in(name_or_path, how, Lang::Zh)?.runs;
+        };
         Ok(en
             .runs
             .into_iter()

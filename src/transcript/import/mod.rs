@@ -145,6 +145,29 @@ pub fn load(
     from: Option<Format>,
     lang: Lang,
 ) -> Result<Source, LoadError> {
+    load_in(text, origin, name, from, (lang, None)).map(|(source, _)| source)
+}
+
+/// The same, in English, with the Chinese texts of a native transcript
+/// (`None` for a recording, which reads the same in both) from the same
+/// text: a pipe is read only once.
+pub fn load_both(
+    text: String,
+    origin: &str,
+    name: &str,
+    from: Option<Format>,
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
+    load_in(text, origin, name, from, (Lang::En, Some(Lang::Zh)))
+}
+
+/// Reads `text` in `lang`, and a native transcript in `also` as well.
+fn load_in(
+    text: String,
+    origin: &str,
+    name: &str,
+    from: Option<Format>,
+    (lang, also): (Lang, Option<Lang>),
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
     // Two shapes that are not JSON, told by how they open.
     let text_format = from.or_else(|| {
         if cassette::looks_like(&text) {
@@ -161,13 +184,15 @@ pub fn load(
             let exchanges = cassette::exchanges(&text, origin, &mut skipped)?;
             drop(text);
             let parsed = Parsed::Document(Value::Array(exchanges));
-            return import_parsed(&parsed, Format::Cassette, (origin, name), skipped.notes());
+            let source = import_parsed(&parsed, Format::Cassette, (origin, name), skipped.notes());
+            return source.map(|source| (source, None));
         }
         Some(Format::Events) => {
             let exchanges = events::exchange(&text).unwrap_or(Value::Array(Vec::new()));
             drop(text);
             let parsed = Parsed::Document(exchanges);
-            return import_parsed(&parsed, Format::Events, (origin, name), Vec::new());
+            let source = import_parsed(&parsed, Format::Events, (origin, name), Vec::new());
+            return source.map(|source| (source, None));
         }
         _ => {}
     }
@@ -186,19 +211,23 @@ pub fn load(
     };
     if format == Format::Native {
         let runs = Transcript::parse_many(&text, origin, lang)?;
-        return Ok(Source {
+        let other = also
+            .map(|other| Transcript::parse_many(&text, origin, other))
+            .transpose()?;
+        let source = Source {
             format,
             kind: format.describe().to_owned(),
             runs,
             notes: Vec::new(),
-        });
+        };
+        return Ok((source, other));
     }
     drop(text);
     let notes = unfinished_line
         .map(|line| Note::UnfinishedLastLine { line })
         .into_iter()
         .collect();
-    import_parsed(&parsed, format, (origin, name), notes)
+    import_parsed(&parsed, format, (origin, name), notes).map(|source| (source, None))
 }
 
 /// Reads an Inspect `.eval` archive (a zip of JSON files) as the eval log
