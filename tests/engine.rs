@@ -551,7 +551,8 @@ fn an_ending_s_status_is_printed_without_its_control_characters() {
         status: "exit_cost\u{1b}[2J\u{1b}]0;pwned\u{7}".to_owned(),
         call: None,
     };
-    let line = ending.status_line();
+    let say = Say::new(Lang::En, Dialect::default());
+    let line = say.ending_status(&ending);
     assert!(!line.chars().any(char::is_control), "{line:?}");
     assert!(line.starts_with("exit_cost"));
 }

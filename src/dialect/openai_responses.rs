@@ -1,7 +1,8 @@
 //! OpenAI Responses: a request's `input` and a response's `output` are lists
 //! of items (`message`, `function_call` and `custom_tool_call` with their
-//! outputs, `reasoning`, and server tools such as `web_search_call`). A response has a `status` rather than a finish reason: a
-//! completed response that holds `function_call` items asks for tools, and
+//! outputs, `reasoning`, and server tools such as `web_search_call`). A
+//! response has a `status` rather than a finish reason: a completed
+//! response that holds `function_call` items asks for tools, and
 //! an incomplete one says why in `incomplete_details.reason`.
 //! (https://platform.openai.com/docs/api-reference/responses/object)
 //!

@@ -98,14 +98,6 @@ pub struct Ending {
     pub call: Option<String>,
 }
 
-impl Ending {
-    /// The status as a line safe to print: the log's words, control
-    /// characters and escape sequences taken out, long ones cut short.
-    pub fn status_line(&self) -> String {
-        crate::text::one_line(&self.status, 80)
-    }
-}
-
 /// Who ended a run that its harness ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -314,8 +306,8 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 event
             }
             Err(CallError::Rejected(rejection)) => Event::Rejected { rejection },
-            // The log says why it stops here: the agent finished, or the
-            // user interrupted.
+            // The log says why it stops here: the agent exited, the user
+            // interrupted, or the API failed the call.
             Err(CallError::RecordingEnded) => match &self.ending {
                 Some(ending) if ending.call.is_none() => Event::Ended(ending.clone()),
                 _ => Event::RecordingEnded,

@@ -151,7 +151,7 @@ pub enum Event {
     /// The recording holds no reply for this call.
     RecordingEnded,
     /// The run's harness ended it, as the agent's log says: the agent
-    /// finished, or the user interrupted.
+    /// exited, the user interrupted, or the API failed the call.
     Ended(Ending),
     Rejected {
         rejection: Rejection,

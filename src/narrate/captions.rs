@@ -393,18 +393,18 @@ impl Say {
     /// A run that opens after the client compacted the conversation.
     pub fn compacted(self, compaction: &Compaction) -> String {
         let replaced = compaction.replaced;
-        let (before, after) = (compaction.tokens_before, compaction.tokens_after);
-        // Words from the log, made safe to print and kept short.
+        // What the log says of it; its words made safe to print and short.
+        let tokens = compaction
+            .tokens_before
+            .map(|before| (before, compaction.tokens_after));
         let trigger = compaction.trigger.as_deref().map(|t| one_line(t, 20));
         match self.lang {
             Lang::En => {
-                let after = after.map_or_else(String::new, |a| format!(", {a} after"));
-                let how = match (before, trigger) {
-                    (Some(t), Some(w)) => format!(" (the context held {t} tokens{after}; {w})"),
-                    (Some(t), None) => format!(" (the context held {t} tokens{after})"),
-                    (None, Some(w)) => format!(" ({w})"),
-                    (None, None) => String::new(),
-                };
+                let held = tokens.map(|(before, after)| match after {
+                    Some(after) => format!("the context held {before} tokens, {after} after"),
+                    None => format!("the context held {before} tokens"),
+                });
+                let how = aside(held.into_iter().chain(trigger), (" (", "; ", ")"));
                 let what = if replaced == 0 {
                     "the conversation".to_owned()
                 } else {
@@ -416,13 +416,11 @@ impl Say {
                 )
             }
             Lang::Zh => {
-                let after = after.map_or_else(String::new, |a| format!("，之后 {a} 个"));
-                let how = match (before, trigger) {
-                    (Some(t), Some(w)) => format!("（上下文原有 {t} 个词元{after}；{w}）"),
-                    (Some(t), None) => format!("（上下文原有 {t} 个词元{after}）"),
-                    (None, Some(w)) => format!("（{w}）"),
-                    (None, None) => String::new(),
-                };
+                let held = tokens.map(|(before, after)| match after {
+                    Some(after) => format!("上下文原有 {before} 个词元，之后 {after} 个"),
+                    None => format!("上下文原有 {before} 个词元"),
+                });
+                let how = aside(held.into_iter().chain(trigger), ("（", "；", "）"));
                 let what = if replaced == 0 {
                     "之前的对话".to_owned()
                 } else {
@@ -438,7 +436,7 @@ impl Say {
 
     /// A run its harness ended: the agent's own finish, or the user.
     pub fn caption_ended(self, ending: &Ending) -> String {
-        let status = ending.status_line();
+        let status = self.ending_status(ending);
         match (self.lang, ending.by) {
             (Lang::En, EndedBy::Agent) => format!(
                 "The agent's harness ended the run (its log says `{status}`): the agent's own \
@@ -621,5 +619,19 @@ impl Say {
                  对一个不停请求工具的模型，只有引擎的安全上限能让它停下。"
             ),
         }
+    }
+}
+
+/// Words said in passing, in brackets: " (a; b)" or "（a；b）"; nothing
+/// when there are none.
+fn aside(
+    parts: impl Iterator<Item = String>,
+    (open, between, close): (&str, &str, &str),
+) -> String {
+    let parts: Vec<String> = parts.collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("{open}{}{close}", parts.join(between))
     }
 }

@@ -203,7 +203,6 @@ impl Say {
         words
     }
 
-    /// " · took 4.2 s", for a `run` line: how long a recorded step took.
     /// Said of a tool that started `early` milliseconds before the reply
     /// that asked for it had finished arriving.
     pub fn detail_while_streaming(self, early: u64) -> String {
@@ -219,6 +218,7 @@ impl Say {
         }
     }
 
+    /// " · took 4.2 s", for a `run` line: how long a recorded step took.
     pub fn took(self, time: &Timing) -> String {
         let took = self.duration(time.millis);
         match self.lang {

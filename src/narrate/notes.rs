@@ -84,47 +84,41 @@ impl Say {
                     call,
                     attempts,
                     error,
-                    went_through: true,
+                    went_through,
                 },
-            ) => format!(
-                "call #{call} failed {attempts} time{} before it went through ({error}); the \
-                 client retried it, as production loops do",
-                plural(*attempts)
-            ),
-            (
-                Lang::En,
-                Note::Retried {
-                    call,
-                    attempts,
-                    error,
-                    went_through: false,
-                },
-            ) => format!(
-                "call #{call} failed; the client retried it {attempts} time{} ({error}), then \
-                 gave up",
-                plural(*attempts)
-            ),
+            ) => {
+                let times = format!("{attempts} time{}", plural(*attempts));
+                if *went_through {
+                    format!(
+                        "call #{call} failed {times} before it went through ({error}); the \
+                         client retried it, as production loops do"
+                    )
+                } else {
+                    format!(
+                        "call #{call} failed; the client retried it {times} ({error}), then gave up"
+                    )
+                }
+            }
             (
                 Lang::Zh,
                 Note::Retried {
                     call,
                     attempts,
                     error,
-                    went_through: true,
+                    went_through,
                 },
-            ) => format!(
-                "第 {call} 次调用先失败了 {attempts} 次（{error}），客户端重试后才成功，\
-                 生产循环就是这样做的"
-            ),
-            (
-                Lang::Zh,
-                Note::Retried {
-                    call,
-                    attempts,
-                    error,
-                    went_through: false,
-                },
-            ) => format!("第 {call} 次调用失败；客户端重试了 {attempts} 次（{error}），然后放弃了"),
+            ) => {
+                if *went_through {
+                    format!(
+                        "第 {call} 次调用先失败了 {attempts} 次（{error}），客户端重试后才成功，\
+                         生产循环就是这样做的"
+                    )
+                } else {
+                    format!(
+                        "第 {call} 次调用失败；客户端重试了 {attempts} 次（{error}），然后放弃了"
+                    )
+                }
+            }
             (
                 Lang::En,
                 Note::Scored {

@@ -2,7 +2,8 @@
 //! the gauge and the outcome.
 
 use super::{Lang, Say, plural};
-use crate::engine::{CheckPolicy, EndedBy, Ending, Mistake, Phase, RequestSize, Usage};
+use crate::engine::{Block, CheckPolicy, EndedBy, Ending, Mistake, Phase, RequestSize, Usage};
+use crate::text::one_line;
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,9 +60,13 @@ impl Say {
         self.pick("refusal", "拒绝")
     }
 
-    /// A tool the API's servers ran inside the call, not the loop.
-    pub fn kind_server_tool(self) -> &'static str {
-        self.pick("server tool", "服务端工具")
+    /// What a tool request is called: the API's word for one the loop
+    /// dispatches, or a tool its servers ran themselves.
+    pub fn kind_tool_request(self, block: &Block) -> &'static str {
+        match block {
+            Block::ServerToolUse { .. } => self.pick("server tool", "服务端工具"),
+            _ => self.w.tool_request,
+        }
     }
 
     pub fn empty_message(self) -> &'static str {
@@ -767,11 +772,22 @@ impl Say {
         self.pick("recording ended", "录制结束")
     }
 
+    /// The status a log gave its ending, as a line safe to print: the
+    /// log's words, control characters and escape sequences taken out,
+    /// long ones cut short.
+    pub fn ending_status(self, ending: &Ending) -> String {
+        one_line(&ending.status, 80)
+    }
+
     /// The outcome of a run its harness ended, short.
     pub fn outcome_ended(self, ending: &Ending) -> String {
         match (self.lang, ending.by) {
-            (Lang::En, EndedBy::Agent) => format!("agent finished ({})", ending.status_line()),
-            (Lang::Zh, EndedBy::Agent) => format!("智能体自行结束（{}）", ending.status_line()),
+            (Lang::En, EndedBy::Agent) => {
+                format!("agent finished ({})", self.ending_status(ending))
+            }
+            (Lang::Zh, EndedBy::Agent) => {
+                format!("智能体自行结束（{}）", self.ending_status(ending))
+            }
             (_, EndedBy::User) => self.pick("interrupted by the user", "用户中断").to_owned(),
             (_, EndedBy::Api) => self.pick("API call failed", "API 调用失败").to_owned(),
         }

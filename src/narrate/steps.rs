@@ -312,7 +312,7 @@ impl Say {
 
     /// The step line of a run its harness ended.
     pub fn ended_line(self, ending: &Ending) -> String {
-        let status = ending.status_line();
+        let status = self.ending_status(ending);
         match (self.lang, ending.by, &ending.call) {
             (Lang::En, EndedBy::Agent, Some(_)) => format!(
                 "the agent called its own finish (`{status}`): the harness ends the run there, \
@@ -376,7 +376,7 @@ impl Say {
             (Lang::En, Some(Outcome::Ended(ending))) => match ending.by {
                 EndedBy::Agent => format!(
                     "no answer returned, the agent's harness ended the run (`{}`)",
-                    ending.status_line()
+                    self.ending_status(ending)
                 ),
                 EndedBy::User => "no answer, the user interrupted the turn".to_owned(),
                 EndedBy::Api => "no answer, the API failed the call".to_owned(),
@@ -385,7 +385,7 @@ impl Say {
                 EndedBy::Agent => {
                     format!(
                         "循环没有返回回答，智能体的框架结束了运行（{}）",
-                        ending.status_line()
+                        self.ending_status(ending)
                     )
                 }
                 EndedBy::User => "没有回答，用户中断了这一轮".to_owned(),

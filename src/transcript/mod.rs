@@ -123,7 +123,7 @@ pub struct Transcript {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<Goal>,
     /// How the recorded harness ended the run, where the agent's log says:
-    /// the agent's own finish, or the user interrupting.
+    /// the agent's exit, the user interrupting, or the API failing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<Ending>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -467,11 +467,12 @@ fn read_file(
     let size = metadata.as_ref().map_or(0, |m| m.len());
     // A regular file says its size: one too large is refused unread. A
     // pipe or a device says nothing, and is read up to the limit.
+    let too_large = || LoadError::TooLarge {
+        path: path.to_owned(),
+        max_size,
+    };
     if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-            max_size,
-        });
+        return Err(too_large());
     }
     progress.inspect(|p| p.sized(size));
     // The whole file in one allocation when its size is known.
@@ -486,10 +487,7 @@ fn read_file(
         progress.inspect(|p| p.read(bytes.len() as u64));
     }
     if bytes.len() as u64 > max_size {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-            max_size,
-        });
+        return Err(too_large());
     }
     progress.inspect(|p| p.read_all());
     Ok(bytes)

@@ -90,7 +90,7 @@ pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: L
                     .and_then(|s| s.to_str())
                     .and_then(|s| s.strip_prefix("agent-"))
                 {
-                    let from_progress = format!("{session_name}-agent-{id}");
+                    let from_progress = super::import::progress_agent_name(&session_name, id);
                     source.runs.retain(|run| {
                         run.id != from_progress && !run.id.starts_with(&format!("{from_progress}-"))
                     });

@@ -135,6 +135,13 @@ struct ParsedText {
     unfinished_line: Option<usize>,
 }
 
+/// The name of the runs of a Claude Code sub-agent read from its session's
+/// progress lines (`<session>-agent-<id>`, `-2`, `-3`… when several), so
+/// that its own file, where there is one, can take their place.
+pub(crate) fn progress_agent_name(session: &str, agent: &str) -> String {
+    format!("{session}-agent-{agent}")
+}
+
 /// Reads `text`, in `from` or else the format it is recognised as.
 /// `name` names the runs; `origin` names the file in messages. The text is
 /// let go as soon as it is parsed, so that a large file is not held twice.
@@ -304,7 +311,7 @@ fn import_parsed(
                 .agents
                 .into_iter()
                 .map(|(id, agent)| Recording {
-                    name: format!("{name}-agent-{id}"),
+                    name: progress_agent_name(name, &id),
                     source: format!("the progress lines of sub-agent {id} in {}", main.source),
                     ..agent
                 })

@@ -215,11 +215,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                             went_through: false,
                         });
                     }
-                    run.ending = Some(Ending {
-                        by: EndedBy::Api,
-                        status: message.text(),
-                        call: None,
-                    });
+                    run.ended_by(EndedBy::Api, message);
                 }
                 continue;
             }
@@ -255,11 +251,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             (Origin::Conversation, Some(run)) => run.add_results(&entry),
             (Origin::Interruption, Some(run)) => {
                 run.add_results(&entry);
-                run.ending = Some(Ending {
-                    by: EndedBy::User,
-                    status: message.text(),
-                    call: None,
-                });
+                run.ended_by(EndedBy::User, message);
             }
             (Origin::Conversation | Origin::Interruption, None) => {}
         }
@@ -357,6 +349,15 @@ impl RunBuilder {
             notes: Vec::new(),
             ending: None,
         }
+    }
+
+    /// The run ends where `message`, the words of whoever ended it, is.
+    fn ended_by(&mut self, by: EndedBy, message: &Message) {
+        self.ending = Some(Ending {
+            by,
+            status: message.text(),
+            call: None,
+        });
     }
 
     /// Whether the prompt made a run: the model answered it, or the API

@@ -160,9 +160,6 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
     match &step.event {
         Event::Start => {
             let mut lines = vec![Line::styled(say.detail_start(step.messages), theme::TITLE)];
-            if let Some(compaction) = &app.transcript().compaction {
-                lines.push(Line::styled(say.compacted(compaction), theme::STOPPED));
-            }
             lines.extend(newest_message_lines(app, step.messages));
             lines
         }
@@ -337,15 +334,6 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
     }
 }
 
-/// What a tool request is called: the API's word for one the loop
-/// dispatches, or a tool its servers ran themselves.
-pub fn tool_kind(say: Say, block: &Block) -> &'static str {
-    match block {
-        Block::ServerToolUse { .. } => say.kind_server_tool(),
-        _ => say.w.tool_request,
-    }
-}
-
 /// The blocks of the newest `count` messages, one line each: the reply
 /// being checked, the results just appended, or what the client inserted.
 fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
@@ -365,7 +353,10 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
             ]),
             Block::ToolUse { id, name, input } | Block::ServerToolUse { id, name, input } => {
                 Line::from(vec![
-                    Span::styled(format!("{} ", tool_kind(say, block)), theme::BLOCK_KIND),
+                    Span::styled(
+                        format!("{} ", say.kind_tool_request(block)),
+                        theme::BLOCK_KIND,
+                    ),
                     Span::raw(format!(
                         "{} {} ",
                         one_line(id, SHORT),

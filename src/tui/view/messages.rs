@@ -175,7 +175,7 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
             ]
         }
         Block::ToolUse { id, name, input } | Block::ServerToolUse { id, name, input } => {
-            let label = super::detail::tool_kind(say, block);
+            let label = say.kind_tool_request(block);
             let kind_width = crate::text::width(label);
             let head = format!(" {} {} ", shown_id(id, room), one_line(name, 20));
             let head = one_line(&head, rest(kind_width));
