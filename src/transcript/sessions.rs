@@ -9,7 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Format, LoadError, Note, Opening, Source, open_file};
+use super::open::open_file;
+use super::{Format, LoadError, Note, Opening, Source};
 use crate::narrate::Lang;
 
 /// Every session of a project folder, in name order, each with its sub-agents.

@@ -540,9 +540,12 @@ fn describe_top(parsed: &Parsed) -> String {
                 if items.len() == 1 { "" } else { "s" },
                 keys(first)
             ),
-            Some(first) => format!("an array whose first item is {}", super::json_kind(first)),
+            Some(first) => format!(
+                "an array whose first item is {}",
+                super::native::json_kind(first)
+            ),
         },
-        Parsed::Document(other) => super::json_kind(other).to_owned(),
+        Parsed::Document(other) => super::native::json_kind(other).to_owned(),
         Parsed::Lines(lines) => format!(
             "{} JSON lines, the first an object with {}",
             lines.len(),

@@ -1,0 +1,59 @@
+//! A run kept in both languages the screen can switch between.
+
+use super::{BUILTIN_NAMES, LoadError, Opening, Transcript, open_both};
+use crate::narrate::Lang;
+
+/// A run in both languages; most runs read the same in both, and are kept once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Localized {
+    en: Transcript,
+    /// The Chinese texts, when they differ from the English.
+    zh: Option<Transcript>,
+}
+
+impl Localized {
+    pub fn get(&self, lang: Lang) -> &Transcript {
+        match (lang, &self.zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.en,
+        }
+    }
+
+    /// The run in each language it is kept in, to change in place.
+    pub fn transcripts_mut(&mut self) -> impl Iterator<Item = &mut Transcript> {
+        std::iter::once(&mut self.en).chain(self.zh.as_mut())
+    }
+
+    /// Every run of a source, in both languages: a native file's texts in
+    /// each, a recording the same in both; a file read once.
+    pub fn open(name_or_path: &str, how: &Opening) -> Result<Vec<Localized>, LoadError> {
+        let (en, zh) = open_both(name_or_path, how)?;
+        let Some(zh) = zh else {
+            return Ok(en.runs.into_iter().map(Localized::from).collect());
+        };
+        Ok(en
+            .runs
+            .into_iter()
+            .zip(zh)
+            .map(|(en, zh)| {
+                let zh = (zh != en).then_some(zh);
+                Localized { en, zh }
+            })
+            .collect())
+    }
+
+    /// Every built-in run, in both languages, in the order of `BUILTIN_NAMES`.
+    pub fn builtins() -> Result<Vec<Localized>, LoadError> {
+        let mut runs = Vec::with_capacity(BUILTIN_NAMES.len());
+        for name in BUILTIN_NAMES {
+            runs.extend(Localized::open(name, &Opening::default())?);
+        }
+        Ok(runs)
+    }
+}
+
+impl From<Transcript> for Localized {
+    fn from(run: Transcript) -> Self {
+        Localized { en: run, zh: None }
+    }
+}

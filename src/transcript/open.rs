@@ -1,0 +1,203 @@
+//! Finding and reading what the user named: a built-in run, a file (read
+//! once, refused past its size limit) or a Claude Code project folder.
+
+use std::path::Path;
+
+use super::{
+    BUILTIN_NAMES, Format, LoadError, Progress, Source, Transcript, builtin_in, import, sessions,
+};
+use crate::narrate::Lang;
+
+/// Fails, naming the built-in runs nearest to it, unless `name_or_path` is
+/// a built-in run or an existing path.
+pub fn ensure_exists(name_or_path: &str) -> Result<(), LoadError> {
+    if BUILTIN_NAMES.contains(&name_or_path) || Path::new(name_or_path).exists() {
+        return Ok(());
+    }
+    Err(LoadError::NotFound {
+        name: name_or_path.to_owned(),
+        builtins: BUILTIN_NAMES.join(", "),
+        nearest: nearest_names(name_or_path, &BUILTIN_NAMES),
+    })
+}
+
+/// The names in `names` a typo away from `typed`, nearest first: at most
+/// three, each within a third of its length in edits.
+pub fn nearest_names<'a>(typed: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let mut near: Vec<(usize, &'a str)> = names
+        .iter()
+        .map(|name| (strsim::levenshtein(typed, name), *name))
+        .filter(|(edits, name)| *edits <= name.chars().count().div_ceil(3))
+        .collect();
+    near.sort();
+    near.into_iter().take(3).map(|(_, name)| name).collect()
+}
+
+/// Opens a built-in run by name, or else a file in any format loopstep
+/// reads (`from` forces one instead of recognising it), in English.
+pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadError> {
+    let how = Opening {
+        from,
+        ..Opening::default()
+    };
+    open_in(name_or_path, &how, Lang::En)
+}
+
+/// The largest file loopstep reads unless told otherwise: 1 GiB.
+pub const DEFAULT_MAX_SIZE: u64 = 1 << 30;
+
+/// How to open a file: in which format, up to what size, and where to
+/// tell how far the reading has got.
+#[derive(Debug, Clone, Copy)]
+pub struct Opening<'a> {
+    /// The format to read it as, instead of recognising it.
+    pub from: Option<Format>,
+    /// Bytes beyond which a file is refused rather than read.
+    pub max_size: u64,
+    pub progress: Option<&'a Progress>,
+}
+
+impl Default for Opening<'_> {
+    fn default() -> Self {
+        Opening {
+            from: None,
+            max_size: DEFAULT_MAX_SIZE,
+            progress: None,
+        }
+    }
+}
+
+/// The same, with the texts that a native transcript gives in both
+/// languages taken in `lang`.
+pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
+    if let Some(found) = builtin_in(name_or_path, lang) {
+        return Ok(Source {
+            format: Format::Native,
+            kind: "built-in run".to_owned(),
+            runs: vec![found?],
+            notes: Vec::new(),
+        });
+    }
+    ensure_exists(name_or_path)?;
+    let path = Path::new(name_or_path);
+    if path.is_dir() {
+        return sessions::open_project(path, how, lang);
+    }
+    let mut source = open_file(path, how, lang)?;
+    if source.format == Format::ClaudeCode {
+        sessions::add_subagents(path, &mut source, how, lang);
+    }
+    Ok(source)
+}
+
+/// A built-in run or a file in English, with the Chinese texts of a
+/// native transcript (`None` for a recording, the same in both): every
+/// file is read once, as a pipe or a FIFO can be read only once.
+pub fn open_both(
+    name_or_path: &str,
+    how: &Opening,
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
+    if BUILTIN_NAMES.contains(&name_or_path) {
+        let zh = open_in(name_or_path, how, Lang::Zh)?.runs;
+        return Ok((open_in(name_or_path, how, Lang::En)?, Some(zh)));
+    }
+    ensure_exists(name_or_path)?;
+    let path = Path::new(name_or_path);
+    if path.is_dir() {
+        return Ok((sessions::open_project(path, how, Lang::En)?, None));
+    }
+    let (mut source, zh) = open_file_with(path, how, |text, origin, name| {
+        import::load_both(text, origin, name, how.from)
+    })?;
+    if source.format == Format::ClaudeCode {
+        sessions::add_subagents(path, &mut source, how, Lang::En);
+    }
+    Ok((source, zh))
+}
+
+/// Reads and imports one file, named after its stem: a zip archive is an
+/// Inspect `.eval` log, anything else text.
+pub(super) fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
+    let load = |text, origin: &str, name: &str| {
+        import::load(text, origin, name, how.from, lang).map(|source| (source, None))
+    };
+    open_file_with(path, how, load).map(|(source, _)| source)
+}
+
+/// Reads one file once, and imports it with `load` (its text, the file as
+/// messages name it, the name its runs take) unless it is a zip archive.
+fn open_file_with(
+    path: &Path,
+    how: &Opening,
+    load: impl FnOnce(String, &str, &str) -> Result<(Source, Option<Vec<Transcript>>), LoadError>,
+) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
+    let bytes = read_file(path, how.max_size, how.progress)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".to_owned());
+    let origin = path.display().to_string();
+    if bytes.starts_with(b"PK\x03\x04") {
+        let source = import::load_archive(&bytes, &origin, &name, how.max_size)?;
+        return Ok((source, None));
+    }
+    let text = text_of(path, bytes)?;
+    load(text, &origin, &name)
+}
+
+/// The file's bytes, refused past `max_size` (an endless stream such as
+/// `/dev/zero` included).
+fn read_file(
+    path: &Path,
+    max_size: u64,
+    progress: Option<&Progress>,
+) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    /// Read this much at a time, to tell the progress as it goes.
+    const CHUNK: u64 = 1 << 20;
+    let read_error = |source| LoadError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let metadata = file.metadata().ok();
+    let size = metadata.as_ref().map_or(0, |m| m.len());
+    // A regular file says its size: one too large is refused unread. A
+    // pipe or a device says nothing, and is read up to the limit.
+    let too_large = || LoadError::TooLarge {
+        path: path.to_owned(),
+        max_size,
+    };
+    if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
+        return Err(too_large());
+    }
+    progress.inspect(|p| p.sized(size));
+    // The whole file in one allocation when its size is known.
+    let mut bytes = Vec::with_capacity(size.min(max_size) as usize + 1);
+    let mut limited = file.take(max_size.saturating_add(1));
+    while (&mut limited)
+        .take(CHUNK)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?
+        > 0
+    {
+        progress.inspect(|p| p.read(bytes.len() as u64));
+    }
+    if bytes.len() as u64 > max_size {
+        return Err(too_large());
+    }
+    progress.inspect(|p| p.read_all());
+    Ok(bytes)
+}
+
+/// The file's bytes as text, a leading byte-order mark dropped.
+fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, LoadError> {
+    let text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
+        path: path.to_owned(),
+        offset: e.utf8_error().valid_up_to(),
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
