@@ -241,7 +241,7 @@ fn errors(trace: &Trace) -> Vec<Value> {
 fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> Value {
     let verification = transcript.verify(trace.view());
     let dialect = trace.config.dialect;
-    let history = transcript.history.messages().len();
+    let history = transcript.history.len();
     let steps: Vec<Value> = trace
         .steps
         .iter()
@@ -270,7 +270,7 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
         // The run's own messages, from its question on: the history before
         // it is shared by every run of a log and would repeat in each.
         "history_messages": history,
-        "messages": dialect.messages(&trace.messages[history..]),
+        "messages": dialect.messages(trace.messages.all().from(history)),
     });
     match verification {
         Verification::NotVerified(misses) => report["goal_check_misses"] = json!(misses),

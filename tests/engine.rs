@@ -7,8 +7,8 @@ use std::num::NonZeroU32;
 use common::{asks, asks_with_stop, dispatched, says, search_doc, search_run};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{
-    Block, CheckPolicy, Config, Event, Message, Outcome, Phase, ReplayTools, Reply, RequestRule,
-    Role, Run, ScriptedModel, StopCause, Trace,
+    Block, CheckPolicy, Config, Conversation, Event, Message, Outcome, Phase, ReplayTools, Reply,
+    RequestRule, Role, Run, ScriptedModel, StopCause, Trace,
 };
 use loopstep::narrate::{Lang, Say};
 use loopstep::transcript::{Transcript, builtin};
@@ -392,7 +392,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     let trace = Run::new(
         ScriptedModel::new(&replies, Dialect::AnthropicMessages),
         tools,
-        vec![Message::user_text("q")],
+        Conversation::new(Default::default(), Message::user_text("q")),
         t.default_config(),
     )
     .into_trace();

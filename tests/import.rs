@@ -518,7 +518,7 @@ fn an_openai_refusal_field_halts_the_production_check_and_fools_the_lesson_one()
         "the lesson's check returns the empty text"
     );
     // Written back to the wire in the API's own field.
-    let wire = Dialect::OpenaiChat.messages(&production.messages);
+    let wire = Dialect::OpenaiChat.messages(production.messages.all());
     assert_eq!(wire[1]["refusal"], "I can't help with that.");
     assert!(wire[1]["content"].is_null());
 }

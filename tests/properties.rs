@@ -112,7 +112,7 @@ proptest! {
     ) {
         let trace = replay(&run, max_turns);
         prop_assert!(!matches!(trace.outcome(), Some(Outcome::Rejected(_))));
-        let messages = &trace.messages;
+        let messages = trace.messages.all().to_vec();
         for (i, message) in messages.iter().enumerate() {
             let asked: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
             if message.role != Role::Assistant || asked.is_empty() || i + 1 == messages.len() {

@@ -8,9 +8,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use common::{exported, printed};
+use loopstep::engine::History;
 use loopstep::engine::Recorded;
 use loopstep::redact::{self, redact};
-use loopstep::transcript::{History, Localized, Transcript};
+use loopstep::transcript::{Localized, Transcript};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -202,11 +203,11 @@ fn result(run: &Transcript) -> &Arc<str> {
 fn a_run_without_secrets_is_left_untouched_and_shares_what_it_shared() {
     let mut run = run_with("PATH=/usr/bin", "Hello.");
     let original = run.clone();
-    let history = Arc::clone(run.history.whole());
+    let history = Arc::clone(run.history.log());
     let output = Arc::clone(result(&run));
     redact::runs([&mut run]);
     assert_eq!(run, original);
-    assert!(Arc::ptr_eq(run.history.whole(), &history));
+    assert!(Arc::ptr_eq(run.history.log(), &history));
     assert!(Arc::ptr_eq(result(&run), &output), "the result was copied");
 }
 
@@ -214,11 +215,11 @@ fn a_run_without_secrets_is_left_untouched_and_shares_what_it_shared() {
 fn runs_of_one_log_keep_sharing_their_redacted_history() {
     let first = run_with("ok", "My password: hunter2 is old.\npassword: hunter2");
     let mut second = first.clone();
-    second.history = History::prefix(first.history.whole(), 1);
+    second.history = History::between(first.history.log(), 0, 1);
     let mut runs = [first, second];
     redact::runs(&mut runs);
     let [first, second] = &runs;
-    assert!(Arc::ptr_eq(first.history.whole(), second.history.whole()));
+    assert!(Arc::ptr_eq(first.history.log(), second.history.log()));
     assert_eq!(second.history.messages().len(), 1);
     assert_eq!(
         serde_json::to_value(&first.history.messages()[0]).unwrap()["content"][0]["text"],

@@ -6,7 +6,7 @@
 //! count because two different runs can open with a `start` step alike in
 //! everything but the question it holds.
 
-use crate::engine::TraceView;
+use crate::engine::{Messages, TraceView};
 
 /// The index (0-based) of the first step where `left` and `right` differ,
 /// looking from step `from` on (the steps before it are known to be the
@@ -33,13 +33,13 @@ fn same_step(left: TraceView, right: TraceView, index: usize) -> bool {
 
 /// The messages step `index` added to the conversation (for the first
 /// step, the ones the run opens with).
-fn added<'a>(trace: TraceView<'a>, index: usize) -> &'a [crate::engine::Message] {
+fn added<'a>(trace: TraceView<'a>, index: usize) -> Messages<'a> {
     let before = match index {
         0 => 0,
         i => trace.steps[i - 1].messages,
     };
     let after = trace.steps[index].messages;
-    trace.messages.get(before..after).unwrap_or_default()
+    trace.messages.range(before..after)
 }
 
 #[cfg(test)]

@@ -2,13 +2,15 @@
 //! shape (content blocks, one user message of `tool_result` blocks), so the
 //! wire form is the native form.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::Words;
 use super::read::{self, Reader, Response};
-use crate::engine::{Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef};
+use super::{SeenCalls, Words};
+use crate::engine::{
+    Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
+};
 use crate::narrate::Tr;
 
 pub const WORDS: Words = Words {
@@ -55,7 +57,7 @@ pub fn request(
     model: &str,
     system: Option<&str>,
     tools: &[ToolDef],
-    messages: &[Message],
+    messages: Messages<'_>,
 ) -> Value {
     let mut body = json!({ "model": model });
     if let Some(system) = system {
@@ -83,7 +85,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
     body
 }
 
-pub fn messages(messages: &[Message]) -> Value {
+pub fn messages(messages: Messages<'_>) -> Value {
     json!(messages)
 }
 
@@ -97,10 +99,10 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
 /// turn stays open: consecutive messages of one role are one turn. The
 /// current reference no longer asks for the first message to be the
 /// user's, so that is not a rule here.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Checker {
     /// Every tool-use id of a closed assistant turn.
-    seen_calls: HashSet<String>,
+    seen_calls: SeenCalls,
     /// The tool-use ids of the last closed assistant turn, and where it began.
     asked: Vec<String>,
     asked_at: usize,
@@ -128,6 +130,16 @@ struct Turn {
 }
 
 impl Checker {
+    pub fn new(seen_calls: SeenCalls) -> Self {
+        Checker {
+            seen_calls,
+            asked: Vec::new(),
+            asked_at: 0,
+            open: None,
+            empty_at: None,
+        }
+    }
+
     /// Adds the message at `index` to the conversation checked so far.
     pub fn push(&mut self, index: usize, message: &Message) -> Result<(), Rejection> {
         // Not stated in prose: the reference types text as at least one
@@ -208,7 +220,7 @@ impl Checker {
             }
             Role::Assistant => {
                 let verdict = self.check_assistant(&turn);
-                self.seen_calls.extend(turn.calls.iter().cloned());
+                self.seen_calls.extend(&turn.calls);
                 self.asked = turn.calls;
                 self.asked_at = turn.first;
                 verdict
@@ -266,7 +278,9 @@ impl Checker {
             .calls
             .iter()
             .enumerate()
-            .filter(|(k, id)| self.seen_calls.contains(*id) || turn.calls[..*k].contains(id))
+            .filter(|(k, id)| {
+                self.seen_calls.before(turn.first, id) || turn.calls[..*k].contains(id)
+            })
             .map(|(_, id)| id.as_str())
             .collect();
         Rejection::unless_any(turn.first, RequestRule::DuplicateCallIds, reused)

@@ -12,12 +12,12 @@ mod openai_responses;
 pub mod read;
 pub mod stream;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{Message, Rejection, Reply, StopReason, ToolDef};
+use crate::engine::{History, Message, Messages, Rejection, Reply, StopReason, ToolDef};
 use crate::narrate::Tr;
 
 /// The API a run was recorded with, or is written for.
@@ -147,24 +147,40 @@ impl Dialect {
             .unwrap_or_default()
     }
 
-    /// A checker of this API's request rules, fed the conversation as it
-    /// grows.
-    pub fn checker(self) -> RequestChecker {
-        match self {
-            Dialect::AnthropicMessages => RequestChecker::Anthropic(Default::default()),
+    /// A checker of this API's request rules for a conversation that opens
+    /// with `history`, fed the messages after it as the conversation grows.
+    ///
+    /// The history was sent, and accepted, before the run: the checker
+    /// reads only its last two turns, which the run's first message joins,
+    /// and looks its tool-call ids up rather than reading them. Each run
+    /// of a long log so costs what it adds, not everything before it.
+    pub fn checker(self, history: &History) -> RequestChecker {
+        let seen = SeenCalls {
+            earlier: history.clone(),
+            since: HashSet::new(),
+        };
+        let mut checker = match self {
+            Dialect::AnthropicMessages => RequestChecker::Anthropic(anthropic::Checker::new(seen)),
             // Responses pairs `function_call` and `function_call_output` on
             // `call_id` as Chat pairs `tool_calls` and `tool` messages; its
             // docs show the pairing only by example, and its errors ("No tool
             // output found for function call …") are those of Chat's rules.
             Dialect::OpenaiChat | Dialect::OpenaiResponses => {
-                RequestChecker::Chat(Default::default())
+                RequestChecker::Chat(openai_chat::Checker::new(seen))
             }
+        };
+        let messages = history.messages();
+        let tail = last_two_turns(messages);
+        for (index, message) in messages.iter().enumerate().skip(tail) {
+            // Accepted before: what it broke is not this run's to report.
+            let _ = checker.push(index, message);
         }
+        checker
     }
 
     /// Checks a whole request's `messages` against this API's rules.
     pub fn check_request(self, messages: &[Message]) -> Result<(), Rejection> {
-        let mut checker = self.checker();
+        let mut checker = self.checker(&History::default());
         for (index, message) in messages.iter().enumerate() {
             checker.push(index, message)?;
         }
@@ -177,7 +193,7 @@ impl Dialect {
         model: &str,
         system: Option<&str>,
         tools: &[ToolDef],
-        messages: &[Message],
+        messages: Messages<'_>,
     ) -> Value {
         match self {
             Dialect::AnthropicMessages => anthropic::request(model, system, tools, messages),
@@ -196,7 +212,7 @@ impl Dialect {
     }
 
     /// Messages as this API carries them: a JSON array.
-    pub fn messages(self, messages: &[Message]) -> Value {
+    pub fn messages(self, messages: Messages<'_>) -> Value {
         match self {
             Dialect::AnthropicMessages => anthropic::messages(messages),
             Dialect::OpenaiChat => openai_chat::messages(messages),
@@ -268,6 +284,41 @@ impl Dialect {
     }
 }
 
+/// Where the last two turns of `messages` begin: the runs of messages of
+/// one role, as the APIs merge them. What comes before them no longer
+/// changes how a rule reads the next message.
+fn last_two_turns(messages: &[Message]) -> usize {
+    let mut start = messages.len();
+    for _ in 0..2 {
+        let Some(role) = start.checked_sub(1).map(|last| messages[last].role) else {
+            break;
+        };
+        while start > 0 && messages[start - 1].role == role {
+            start -= 1;
+        }
+    }
+    start
+}
+
+/// The tool-call ids a conversation has asked for: those of its shared
+/// history, looked up there, and those fed to the checker since.
+#[derive(Debug, Default)]
+pub struct SeenCalls {
+    earlier: History,
+    since: HashSet<String>,
+}
+
+impl SeenCalls {
+    /// Whether a message before the one at `index` asked for `id`.
+    pub fn before(&self, index: usize, id: &str) -> bool {
+        self.since.contains(id) || self.earlier.asks_for(id, index)
+    }
+
+    pub fn extend<'a>(&mut self, ids: impl IntoIterator<Item = &'a String>) {
+        self.since.extend(ids.into_iter().cloned());
+    }
+}
+
 /// The request rules of one API, checked incrementally: the prefix of a
 /// request was checked on the call before, so a replay stays linear.
 #[derive(Debug)]
@@ -306,6 +357,74 @@ fn arguments_text(input: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Block, RequestRule, Role};
+
+    fn asks(id: &str) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: vec![Block::ToolUse {
+                id: id.into(),
+                name: "t".into(),
+                input: serde_json::json!({}),
+            }],
+        }
+    }
+
+    fn answers(id: &str) -> Message {
+        Message {
+            role: Role::User,
+            content: vec![Block::ToolResult {
+                tool_use_id: id.into(),
+                content: "ok".into(),
+                is_error: false,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_run_is_checked_where_it_joins_its_history_and_for_ids_the_history_used() {
+        // The history breaks a rule early on (an id used twice); it was
+        // accepted before this run and is not the run's to answer for.
+        let history = History::new(vec![
+            Message::user_text("q1"),
+            asks("a"),
+            answers("a"),
+            asks("a"),
+            answers("a"),
+            Message {
+                role: Role::Assistant,
+                content: vec![Block::Text {
+                    text: "done".into(),
+                }],
+            },
+        ]);
+        for dialect in [Dialect::AnthropicMessages, Dialect::OpenaiChat] {
+            let mut checker = dialect.checker(&history);
+            assert_eq!(checker.push(6, &Message::user_text("q2")), Ok(()));
+            assert_eq!(checker.finish(), Ok(()), "{dialect:?}");
+            // A call id the history already used is refused in the run.
+            let added = [asks("a"), answers("a")];
+            let verdicts: Vec<_> = (7..).zip(&added).map(|(i, m)| checker.push(i, m)).collect();
+            let refused = verdicts.into_iter().find_map(Result::err);
+            assert_eq!(
+                refused.map(|r| r.rule),
+                Some(RequestRule::DuplicateCallIds),
+                "{dialect:?}"
+            );
+        }
+        // Calls left unanswered at the history's end break the run's first request.
+        let pending = History::new(vec![Message::user_text("q1"), asks("b")]);
+        for dialect in [Dialect::AnthropicMessages, Dialect::OpenaiChat] {
+            let mut checker = dialect.checker(&pending);
+            let joined = checker.push(2, &Message::user_text("q2"));
+            let verdict = joined.and_then(|()| checker.finish());
+            assert_eq!(
+                verdict.map_err(|r| r.rule),
+                Err(RequestRule::UnansweredCalls),
+                "{dialect:?}"
+            );
+        }
+    }
 
     #[test]
     fn each_dialect_reads_only_its_own_spellings() {

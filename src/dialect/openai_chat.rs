@@ -2,13 +2,15 @@
 //! `message.tool_calls`, and one `role: "tool"` message per result, each
 //! carrying the `tool_call_id` it answers.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
 use super::read::{self, Read, Reader, Response};
-use super::{Words, arguments_text};
-use crate::engine::{Block, Message, Rejection, Reply, RequestRule, Role, StopReason, ToolDef};
+use super::{SeenCalls, Words, arguments_text};
+use crate::engine::{
+    Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
+};
 use crate::narrate::Tr;
 use crate::transcript::Skip;
 
@@ -55,7 +57,7 @@ pub fn request(
     model: &str,
     system: Option<&str>,
     tools: &[ToolDef],
-    messages: &[Message],
+    messages: Messages<'_>,
 ) -> Value {
     let mut all = Vec::new();
     if let Some(system) = system {
@@ -103,7 +105,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
 }
 
 /// One native message of results becomes one `tool` message per result.
-pub fn messages(messages: &[Message]) -> Value {
+pub fn messages(messages: Messages<'_>) -> Value {
     Value::Array(messages.iter().flat_map(wire_messages).collect())
 }
 
@@ -215,9 +217,9 @@ fn sent(message: &Message) -> impl Iterator<Item = Sent<'_>> {
 /// followed by `tool` messages answering each `tool_call_id`, and a `tool`
 /// message must answer a preceding message with `tool_calls`. Consecutive
 /// user messages are fine.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Checker {
-    seen_calls: HashSet<String>,
+    seen_calls: SeenCalls,
     /// The calls of the last assistant message, and those answered since.
     asked: Vec<String>,
     answered: Vec<String>,
@@ -226,6 +228,16 @@ pub struct Checker {
 }
 
 impl Checker {
+    pub fn new(seen_calls: SeenCalls) -> Self {
+        Checker {
+            seen_calls,
+            asked: Vec::new(),
+            answered: Vec::new(),
+            asked_at: 0,
+            any: false,
+        }
+    }
+
     /// Adds the message at `index` to the conversation checked so far;
     /// the first rule it breaks, if any. What the message adds is kept
     /// either way, so that a replay that goes past a break (a recording
@@ -254,13 +266,12 @@ impl Checker {
                     self.answered.clear();
                     if let Sent::Calls(calls) = sent {
                         let reused = calls.iter().enumerate().filter(|(k, id)| {
-                            self.seen_calls.contains(**id) || calls[..*k].contains(id)
+                            self.seen_calls.before(index, id) || calls[..*k].contains(id)
                         });
                         let reused = reused.map(|(_, id)| *id).collect();
                         broke(Rejection::unless_any(index, DuplicateCallIds, reused));
-                        self.seen_calls
-                            .extend(calls.iter().map(|id| id.to_string()));
                         self.asked = calls.iter().map(|id| id.to_string()).collect();
+                        self.seen_calls.extend(&self.asked);
                         self.asked_at = index;
                     }
                 }
@@ -466,7 +477,7 @@ mod tests {
             tool("call_2"),
         ];
         assert_eq!(rule(&history), None);
-        let wire = messages(&history);
+        let wire = messages(Messages::of(&history));
         assert_eq!(wire[2]["role"], "tool");
         assert_eq!(wire[3]["tool_call_id"], "call_2");
     }
@@ -534,7 +545,7 @@ mod tests {
                 },
             ],
         };
-        let wire = messages(&[mixed]);
+        let wire = messages(Messages::of(&[mixed]));
         assert_eq!(wire[0]["role"], "tool");
         assert_eq!(wire[0]["content"], "Error: 15 degrees");
         assert_eq!(wire[1]["role"], "user");

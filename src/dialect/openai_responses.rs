@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
-use crate::engine::{Block, Message, Reply, Role, StopReason, ToolDef};
+use crate::engine::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
 use crate::narrate::Tr;
 use crate::transcript::Skip;
 
@@ -59,7 +59,7 @@ pub fn request(
     model: &str,
     system: Option<&str>,
     tools: &[ToolDef],
-    messages: &[Message],
+    messages: Messages<'_>,
 ) -> Value {
     let mut body = json!({ "model": model });
     if let Some(system) = system {
@@ -108,7 +108,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
 }
 
 /// Every block of every message, one item each.
-pub fn items(messages: &[Message]) -> Value {
+pub fn items(messages: Messages<'_>) -> Value {
     Value::Array(
         messages
             .iter()

@@ -65,7 +65,7 @@ impl Query {
             .checked_sub(1)
             .map_or(0, |i| view.steps[i].messages)
             .min(step.messages);
-        let added = &view.messages[before..step.messages.min(view.messages.len())];
+        let added = view.messages.range(before..step.messages);
         added
             .iter()
             .flat_map(|m| &m.content)

@@ -3,6 +3,7 @@
 //! same one every time for the same input.
 
 mod check;
+mod conversation;
 mod find;
 mod message;
 mod mistake;
@@ -14,6 +15,7 @@ mod tools;
 mod trace;
 
 pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
+pub use conversation::{Conversation, History, Log, Messages};
 pub use find::Query;
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};

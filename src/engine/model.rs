@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::message::{Block, Message, Reply};
+use super::conversation::Conversation;
+use super::message::{Block, Reply};
 use crate::dialect::{Dialect, RequestChecker};
 
 /// A documented rule of a model API about the `messages` of a request.
@@ -70,7 +71,7 @@ pub enum CallError {
 
 /// Anything the loop can call with the whole conversation.
 pub trait Model {
-    fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError>;
+    fn call(&mut self, messages: &Conversation) -> Result<Reply, CallError>;
 
     /// A rule the last request broke that the model let pass: a recording
     /// shows the API accepted the request, so a replay of it notes the
@@ -91,8 +92,10 @@ pub trait Model {
 #[derive(Debug)]
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
-    /// The API's rules, fed each message once: the loop only ever appends.
-    rules: RequestChecker,
+    dialect: Dialect,
+    /// The API's rules, fed each message once: the loop only ever
+    /// appends. Set up at the first call, joining the run's history.
+    rules: Option<RequestChecker>,
     /// Messages already fed to `rules`.
     checked: usize,
     next: usize,
@@ -108,7 +111,8 @@ impl<'a> ScriptedModel<'a> {
     pub fn new(replies: &'a [Reply], dialect: Dialect) -> Self {
         ScriptedModel {
             replies,
-            rules: dialect.checker(),
+            dialect,
+            rules: None,
             checked: 0,
             next: 0,
             repeat_last: false,
@@ -128,16 +132,21 @@ impl<'a> ScriptedModel<'a> {
 
     /// The first rule the request breaks. Every message is taken in even
     /// past a break, so a tolerant replay goes on checking.
-    fn check(&mut self, messages: &[Message]) -> Result<(), Rejection> {
+    fn check(&mut self, messages: &Conversation) -> Result<(), Rejection> {
+        let rules = self.rules.get_or_insert_with(|| {
+            self.checked = messages.history().len();
+            self.dialect.checker(messages.history())
+        });
         let mut first = Ok(());
-        for (index, message) in messages.iter().enumerate().skip(self.checked) {
-            let verdict = self.rules.push(index, message);
+        let added = messages.all().from(self.checked);
+        for (index, message) in (self.checked..).zip(added.iter()) {
+            let verdict = rules.push(index, message);
             if first.is_ok() {
                 first = verdict;
             }
         }
         self.checked = messages.len();
-        first.and_then(|()| self.rules.finish())
+        first.and_then(|()| rules.finish())
     }
 
     /// After the last recorded reply, keep sending it, each time with fresh
@@ -149,7 +158,7 @@ impl<'a> ScriptedModel<'a> {
 }
 
 impl Model for ScriptedModel<'_> {
-    fn call(&mut self, messages: &[Message]) -> Result<Reply, CallError> {
+    fn call(&mut self, messages: &Conversation) -> Result<Reply, CallError> {
         if let Err(broken) = self.check(messages) {
             if !self.tolerate {
                 return Err(CallError::Rejected(broken));
@@ -192,6 +201,7 @@ impl Model for ScriptedModel<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Message;
 
     #[test]
     fn the_scripted_model_replays_in_order_then_ends() {
@@ -205,7 +215,7 @@ mod tests {
             time: None,
         }];
         let mut model = ScriptedModel::new(&replies, Dialect::AnthropicMessages);
-        let history = [Message::user_text("q")];
+        let history = Conversation::new(Default::default(), Message::user_text("q"));
         assert_eq!(model.call(&history).unwrap().text(), "Paris");
         assert_eq!(model.call(&history), Err(CallError::RecordingEnded));
     }

@@ -33,7 +33,8 @@ pub struct Replay<'a, M, T> {
     finished: bool,
     /// The step whose computing first showed the configured mistake.
     shown_at: Option<usize>,
-    /// Characters in the first n messages of the conversation so far.
+    /// Characters in the first n messages of the conversation so far, for
+    /// each n from the history's length on (the history counts its own).
     chars: Vec<usize>,
     /// The steps in `steps` where something goes wrong, in order: kept as
     /// the replay grows, so that counting them costs nothing per frame.
@@ -52,7 +53,7 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
             cut: None,
             finished: false,
             shown_at: None,
-            chars: vec![0],
+            chars: Vec::new(),
             wrong: Vec::new(),
         }
     }
@@ -81,7 +82,7 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
         let real = self.cut.as_ref().map_or(steps.len(), |(at, _)| *at);
         TraceView {
             config: self.config,
-            messages: &self.run.messages()[..built],
+            messages: self.run.messages().range(0..built),
             steps,
             mistake_shown: self.shown_at.is_some_and(|at| at < real),
         }
@@ -113,13 +114,21 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
 
     /// Characters in the first `count` messages, as far as they are known.
     pub fn chars_of(&self, count: usize) -> usize {
-        self.chars[count.min(self.chars.len() - 1)]
+        let history = self.run.history();
+        match count.checked_sub(history.len()) {
+            Some(own) if !self.chars.is_empty() => self.chars[own.min(self.chars.len() - 1)],
+            _ => history.chars_in_first(count),
+        }
     }
 
     fn count_chars(&mut self) {
-        let counted = self.chars.len() - 1;
-        let mut total = self.chars[counted];
-        for message in &self.run.messages()[counted..] {
+        let history = self.run.history();
+        if self.chars.is_empty() {
+            self.chars.push(history.chars_in_first(history.len()));
+        }
+        let counted = history.len() + self.chars.len() - 1;
+        let mut total = *self.chars.last().expect("pushed above");
+        for message in self.run.messages().from(counted).iter() {
             total += message.chars();
             self.chars.push(total);
         }
@@ -163,7 +172,7 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
         self.cut = None;
         self.finished = false;
         self.shown_at = None;
-        self.chars = vec![0];
+        self.chars.clear();
         self.wrong.clear();
     }
 

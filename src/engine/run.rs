@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{StopCause, Verdict, check};
+use super::conversation::{Conversation, History, Messages};
 use super::message::{Block, Message, Reply, Role, Usage};
 use super::mistake::{Budget, Policy, Results, SAFETY_CAP, SaveReply};
 use super::model::{CallError, Model};
@@ -117,7 +118,7 @@ pub struct Run<M, T> {
     config: Config,
     /// Sorted by `before_call`; taken from the front as calls are made.
     insertions: std::collections::VecDeque<Insertion>,
-    messages: Vec<Message>,
+    messages: Conversation,
     /// Characters in `messages`, kept as they grow rather than recounted.
     chars: usize,
     /// Characters sent in every request so far.
@@ -142,13 +143,13 @@ pub struct Run<M, T> {
 impl<M: Model, T: ToolBox> Run<M, T> {
     /// Starts a run whose conversation opens with `opening`: any earlier
     /// history, then the user's question.
-    pub fn new(model: M, tools: T, opening: Vec<Message>, config: Config) -> Self {
+    pub fn new(model: M, tools: T, opening: Conversation, config: Config) -> Self {
         Run {
             model,
             tools,
             config,
             insertions: Default::default(),
-            chars: opening.iter().map(Message::chars).sum(),
+            chars: opening.chars(),
             messages: opening,
             sent: 0,
             used: None,
@@ -185,8 +186,13 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     /// The conversation so far.
-    pub fn messages(&self) -> &[Message] {
-        &self.messages
+    pub fn messages(&self) -> Messages<'_> {
+        self.messages.all()
+    }
+
+    /// The history the conversation opened with, shared with other runs.
+    pub fn history(&self) -> &History {
+        self.messages.history()
     }
 
     /// Whether the configured mistake has changed what the loop did so far.

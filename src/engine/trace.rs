@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{CheckPolicy, StopCause, Verdict};
-use super::message::{Message, Usage};
+use super::conversation::{Conversation, Messages};
+use super::message::Usage;
 use super::mistake::Mistake;
 use super::mistake::Policy;
 use super::model::Rejection;
@@ -353,7 +354,7 @@ impl Rounds {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub config: Config,
-    pub messages: Vec<Message>,
+    pub messages: Conversation,
     pub steps: Vec<Step>,
     /// Whether the configured mistake ever changed what the loop did; a run
     /// with one tool call per reply cannot show `split-results`, say.
@@ -365,7 +366,7 @@ impl Trace {
     pub fn view(&self) -> TraceView<'_> {
         TraceView {
             config: self.config,
-            messages: &self.messages,
+            messages: self.messages.all(),
             steps: &self.steps,
             mistake_shown: self.mistake_shown,
         }
@@ -408,7 +409,7 @@ impl Trace {
 #[derive(Debug, Clone, Copy)]
 pub struct TraceView<'a> {
     pub config: Config,
-    pub messages: &'a [Message],
+    pub messages: Messages<'a>,
     pub steps: &'a [Step],
     /// Whether the configured mistake has changed what the loop did so far.
     pub mistake_shown: bool,

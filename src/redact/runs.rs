@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{Kind, name_kind, redact, whole_value};
-use crate::engine::{Block, Message, Recorded, ToolEnv, ToolOutput};
-use crate::transcript::{History, Note, Source, Transcript};
+use crate::engine::{Block, History, Log, Message, Recorded, ToolEnv, ToolOutput};
+use crate::transcript::{Note, Source, Transcript};
 
 /// Redacts every text of these runs in place. Runs cut from one log share
 /// one history; it is redacted once, and stays shared.
@@ -30,7 +30,7 @@ pub fn source(source: &mut Source) {
 }
 
 /// Each history met so far, and what it became.
-type Histories = Vec<(Arc<Vec<Message>>, Arc<Vec<Message>>)>;
+type Histories = Vec<(Arc<Log>, Arc<Log>)>;
 
 fn transcript(run: &mut Transcript, histories: &mut Histories) {
     let texts = [&mut run.title, &mut run.description, &mut run.question]
@@ -62,11 +62,11 @@ fn transcript(run: &mut Transcript, histories: &mut Histories) {
 
 /// The history redacted, or the one already made of the same shared list.
 fn history(history: &mut History, histories: &mut Histories) {
-    let all = history.whole();
+    let all = history.log();
     let redacted = match histories.iter().find(|(seen, _)| Arc::ptr_eq(seen, all)) {
         Some((_, redacted)) => Arc::clone(redacted),
         None => {
-            let redacted = each(all, message).map_or_else(|| Arc::clone(all), Arc::new);
+            let redacted = each(all.messages(), message).map_or_else(|| Arc::clone(all), Log::new);
             histories.push((Arc::clone(all), Arc::clone(&redacted)));
             redacted
         }

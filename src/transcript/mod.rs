@@ -18,13 +18,12 @@ mod verify;
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Ending, Goal, Insertion, MAX_TURNS, Message, Recorded, Reply, ToolDef, ToolEnv, ToolErrors,
+    Ending, Goal, History, Insertion, MAX_TURNS, Recorded, Reply, ToolDef, ToolEnv, ToolErrors,
 };
 
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
@@ -114,76 +113,6 @@ pub struct Transcript {
     /// unless a deliberate mistake made it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recorded: bool,
-}
-
-/// The messages before the question. Runs cut from one long log share a
-/// single copy of it, each seeing its own part: everything before its
-/// question, or, after the client compacted the conversation, what came
-/// from the summary on.
-#[derive(Debug, Clone, Default)]
-pub struct History {
-    all: Arc<Vec<Message>>,
-    start: usize,
-    len: usize,
-}
-
-impl History {
-    /// The first `len` messages of `all`.
-    pub fn prefix(all: &Arc<Vec<Message>>, len: usize) -> Self {
-        History::between(all, 0, len)
-    }
-
-    /// The messages of `all` from `start` up to `end`.
-    pub fn between(all: &Arc<Vec<Message>>, start: usize, end: usize) -> Self {
-        let len = end.min(all.len());
-        History {
-            all: Arc::clone(all),
-            start: start.min(len),
-            len,
-        }
-    }
-
-    /// The same part of another list as long (a redacted copy).
-    pub fn over(&self, all: &Arc<Vec<Message>>) -> Self {
-        History::between(all, self.start, self.len)
-    }
-
-    pub fn messages(&self) -> &[Message] {
-        &self.all[self.start..self.len]
-    }
-
-    /// All the messages this history is a prefix of, shared with the
-    /// other runs of its log.
-    pub fn whole(&self) -> &Arc<Vec<Message>> {
-        &self.all
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == self.start
-    }
-}
-
-impl PartialEq for History {
-    fn eq(&self, other: &Self) -> bool {
-        self.messages() == other.messages()
-    }
-}
-
-impl Serialize for History {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.messages().serialize(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for History {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let all = Vec::<Message>::deserialize(d)?;
-        Ok(History {
-            start: 0,
-            len: all.len(),
-            all: Arc::new(all),
-        })
-    }
 }
 
 /// The client compacted the conversation before this run: the summary

@@ -5,7 +5,9 @@ use std::num::NonZeroU32;
 
 use super::Transcript;
 use crate::dialect::Dialect;
-use crate::engine::{Config, Message, Replay, ReplayTools, Run, ScriptedModel, Trace};
+use crate::engine::{
+    Config, Conversation, Message, Replay, ReplayTools, Run, ScriptedModel, Trace,
+};
 use crate::narrate::{Lang, Say};
 
 /// A transcript's replay, computed as far as it is looked at.
@@ -61,11 +63,8 @@ impl Transcript {
     }
 
     /// The conversation as the first call sends it: history, then the question.
-    pub fn opening(&self) -> Vec<Message> {
-        let mut messages = Vec::with_capacity(self.history.messages().len() + 1);
-        messages.extend_from_slice(self.history.messages());
-        messages.push(Message::user_text(&self.question));
-        messages
+    pub fn opening(&self) -> Conversation {
+        Conversation::new(self.history.clone(), Message::user_text(&self.question))
     }
 
     /// The API the run speaks.

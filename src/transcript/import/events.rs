@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::dialect::{Dialect, stream};
-use crate::engine::Message;
+use crate::engine::{Message, Messages};
 
 /// Stands in for the question of a stream whose request was not kept.
 pub const NO_REQUEST: &str = "(the request was not recorded, only the streamed response)";
@@ -28,6 +28,11 @@ pub fn exchange(text: &str) -> Option<Value> {
     let response = stream::reassemble(text)?;
     let api = Dialect::of_response(&response);
     let model = response.get("model").and_then(Value::as_str).unwrap_or("");
-    let request = api.request(model, None, &[], &[Message::user_text(NO_REQUEST)]);
+    let request = api.request(
+        model,
+        None,
+        &[],
+        Messages::of(&[Message::user_text(NO_REQUEST)]),
+    );
     Some(json!([{ "request": request, "response": text }]))
 }

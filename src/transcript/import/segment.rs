@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Block, EndedBy, Ending, Insertion, Message, Recorded, Reply, Role, Stamp, Timing, ToolDef,
-    ToolOutput, Usage,
+    Block, EndedBy, Ending, History, Insertion, Log, Message, Recorded, Reply, Role, Stamp, Timing,
+    ToolDef, ToolOutput, Usage,
 };
 
 use crate::dialect::read::{folds_into, is_prompt};
-use crate::transcript::{Compaction, FORMAT_VERSION, History, Note, Transcript};
+use crate::transcript::{Compaction, FORMAT_VERSION, Note, Transcript};
 
 /// Where a recorded message came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +258,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
         messages.push(entry.message);
     }
     builders.extend(current);
-    let all = Arc::new(messages);
+    let all = Log::new(messages);
     let mut builders: Vec<RunBuilder> = builders.into_iter().filter(RunBuilder::is_a_run).collect();
     // The agent's own ending belongs to the run whose last reply made the
     // call it ended with; without one, to the end of its log, the last run.
@@ -325,7 +325,7 @@ struct Finish<'a> {
     id: String,
     description: String,
     title: String,
-    all: &'a Arc<Vec<Message>>,
+    all: &'a Arc<Log>,
     model: String,
     system: Option<String>,
     tools: Vec<ToolDef>,

@@ -165,13 +165,15 @@ fn production_would_answer(app: &App, stop_reason: &str) -> bool {
         app.config().dialect.stop_reason(stop_reason),
         StopReason::EndTurn | StopReason::StopSequence
     );
-    let newest = app.trace().messages[..app.step().messages].last();
+    let newest = app.trace().messages.range(0..app.step().messages).last();
     finished && newest.is_none_or(|m| m.tool_calls().next().is_none())
 }
 
 /// Whether the reply being checked declined in the API's own refusal field.
 fn reply_refused(app: &App) -> bool {
-    app.trace().messages[..app.step().messages]
+    app.trace()
+        .messages
+        .range(0..app.step().messages)
         .last()
         .is_some_and(|m| m.content.iter().any(|b| matches!(b, Block::Refusal { .. })))
 }

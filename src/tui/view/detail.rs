@@ -338,7 +338,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
 /// being checked, the results just appended, or what the client inserted.
 fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
     let end = app.step().messages;
-    let messages = &app.trace().messages[end.saturating_sub(count)..end];
+    let messages = app.trace().messages.range(end.saturating_sub(count)..end);
     let text = |t: &str| one_line(t, FOLD_CHARS);
     let say = app.say();
     messages

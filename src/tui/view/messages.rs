@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph};
 
-use crate::engine::{Block, Event, Message, Role};
+use crate::engine::{Block, Event, Message, Messages, Role};
 use crate::narrate::Say;
 
 use crate::text::one_line;
@@ -48,7 +48,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     // fit: drawing costs what is visible, not the length of the run.
     let height = usize::from(inner.height);
     let mut visible: Vec<Line> = Vec::with_capacity(height);
-    for (i, m) in app.trace().messages[..end].iter().enumerate().rev() {
+    let shown_so_far = app.trace().messages.range(0..end);
+    for (i, m) in (0..shown_so_far.len()).rev().zip(shown_so_far.iter().rev()) {
         if visible.len() >= height {
             break;
         }
@@ -57,7 +58,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     }
     let visible: Vec<Line> = visible.split_off(visible.len().saturating_sub(height));
     frame.render_widget(Paragraph::new(visible).block(panel), area);
-    scroll_limit(&app.trace().messages[..shown], usize::from(inner.height))
+    scroll_limit(
+        app.trace().messages.range(0..shown),
+        usize::from(inner.height),
+    )
 }
 
 /// Columns a row keeps for its content when it shows an id whole.
@@ -76,7 +80,7 @@ fn shown_id(id: &str, room: usize) -> String {
 /// The most messages that can be scrolled out of view below while the
 /// panel stays full: past that, the first message is already on screen.
 /// Counted from the top, so that it costs what fits, not what is loaded.
-fn scroll_limit(messages: &[Message], height: usize) -> usize {
+fn scroll_limit(messages: Messages<'_>, height: usize) -> usize {
     let mut rows = 0;
     // The longest beginning that fits the panel; `#0` is always shown.
     let fits = messages

@@ -4,7 +4,7 @@
 use ratatui::text::Line;
 use serde_json::{Value, json};
 
-use crate::engine::{Block, Event, Message, Reply, Role};
+use crate::engine::{Block, Event, Message, Messages, Reply, Role};
 use crate::narrate::Say;
 
 use crate::text::sanitize;
@@ -28,10 +28,10 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     match &step.event {
         Event::Start => json(
             say.wire_start().to_owned(),
-            dialect.messages(&trace.messages[..step.messages]),
+            dialect.messages(trace.messages.range(0..step.messages)),
         ),
         Event::Call { request, .. } => {
-            let sent = &trace.messages[..request.messages];
+            let sent = trace.messages.range(0..request.messages);
             let earlier = if app.expanded {
                 0
             } else {
@@ -41,7 +41,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
                 &transcript.model,
                 transcript.system.as_deref(),
                 &transcript.tools,
-                &sent[earlier..],
+                sent.from(earlier),
             );
             if !app.expanded {
                 fold_request(say, &mut body, earlier, transcript.tools.len());
@@ -73,21 +73,25 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             );
             lines.extend(json(
                 say.wire_tool_result().to_owned(),
-                dialect.messages(&[result]),
+                dialect.messages(Messages::of(&[result])),
             ));
             lines
         }
         Event::Append { appended, .. } => json(
             say.wire_appended().to_owned(),
-            dialect.messages(&trace.messages[step.messages - appended..step.messages]),
+            dialect.messages(
+                trace
+                    .messages
+                    .range(step.messages - appended..step.messages),
+            ),
         ),
         Event::GoalCheck { passed: false, .. } => json(
             say.wire_appended().to_owned(),
-            dialect.messages(&trace.messages[step.messages - 1..step.messages]),
+            dialect.messages(trace.messages.range(step.messages - 1..step.messages)),
         ),
         Event::Inserted { added } => json(
             say.wire_inserted().to_owned(),
-            dialect.messages(&trace.messages[step.messages - added..step.messages]),
+            dialect.messages(trace.messages.range(step.messages - added..step.messages)),
         ),
         Event::GoalCheck { passed: true, .. }
         | Event::BudgetExhausted { .. }

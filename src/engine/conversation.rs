@@ -1,0 +1,370 @@
+//! The `messages` list of one run, stored so that runs cut from one long
+//! log share what came before them: a log of 10,000 prompts holds its
+//! messages once, not once per prompt.
+
+use std::collections::HashMap;
+use std::ops::{Index, Range};
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::message::{Block, Message};
+
+/// Messages shared by the runs of one log, with the tool-call ids in them
+/// found once, when a run first asks.
+#[derive(Debug, Default)]
+pub struct Log {
+    messages: Vec<Message>,
+    /// Where each tool-call id is asked for, in message order.
+    calls: OnceLock<HashMap<String, Vec<usize>>>,
+    /// Characters in the first n messages, for every n.
+    chars: OnceLock<Vec<usize>>,
+}
+
+impl Log {
+    pub fn new(messages: Vec<Message>) -> Arc<Self> {
+        Arc::new(Log {
+            messages,
+            calls: OnceLock::new(),
+            chars: OnceLock::new(),
+        })
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// Characters in the first `count` messages.
+    fn chars_before(&self, count: usize) -> usize {
+        let chars = self.chars.get_or_init(|| {
+            let sizes = self.messages.iter().map(Message::chars);
+            std::iter::once(0)
+                .chain(sizes.scan(0, |total, size| {
+                    *total += size;
+                    Some(*total)
+                }))
+                .collect()
+        });
+        chars[count.min(chars.len() - 1)]
+    }
+
+    /// Whether a message of `range` asks for a call with this id.
+    fn asks_for(&self, id: &str, range: &Range<usize>) -> bool {
+        let calls = self.calls.get_or_init(|| {
+            let mut calls: HashMap<String, Vec<usize>> = HashMap::new();
+            for (at, message) in self.messages.iter().enumerate() {
+                for block in &message.content {
+                    if let Block::ToolUse { id, .. } = block {
+                        calls.entry(id.clone()).or_default().push(at);
+                    }
+                }
+            }
+            calls
+        });
+        calls
+            .get(id)
+            .is_some_and(|at| at.iter().any(|i| range.contains(i)))
+    }
+}
+
+/// The messages before the question. Runs cut from one long log share a
+/// single copy of it, each seeing its own part: everything before its
+/// question, or, after the client compacted the conversation, what came
+/// from the summary on.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    log: Arc<Log>,
+    range: Range<usize>,
+}
+
+impl History {
+    /// All of `messages`, a log of their own.
+    pub fn new(messages: Vec<Message>) -> Self {
+        let len = messages.len();
+        History {
+            log: Log::new(messages),
+            range: 0..len,
+        }
+    }
+
+    /// The messages of `log` from `start` up to `end`.
+    pub fn between(log: &Arc<Log>, start: usize, end: usize) -> Self {
+        let end = end.min(log.messages.len());
+        History {
+            log: Arc::clone(log),
+            range: start.min(end)..end,
+        }
+    }
+
+    /// The same part of another log as long (a redacted copy).
+    pub fn over(&self, log: &Arc<Log>) -> Self {
+        History::between(log, self.range.start, self.range.end)
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.log.messages[self.range.clone()]
+    }
+
+    /// The whole log this history is part of, shared with its other runs.
+    pub fn log(&self) -> &Arc<Log> {
+        &self.log
+    }
+
+    /// Where in its log this history lies.
+    pub fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.range.is_empty()
+    }
+
+    /// Characters in the first `count` messages, counted once per log.
+    pub fn chars_in_first(&self, count: usize) -> usize {
+        let end = self.range.end.min(self.range.start + count);
+        self.log.chars_before(end) - self.log.chars_before(self.range.start)
+    }
+
+    /// Whether one of the first `count` messages of this history asks for
+    /// a tool call with `id`.
+    pub fn asks_for(&self, id: &str, count: usize) -> bool {
+        let end = self.range.end.min(self.range.start + count);
+        end > self.range.start && self.log.asks_for(id, &(self.range.start..end))
+    }
+}
+
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        self.messages() == other.messages()
+    }
+}
+
+impl Serialize for History {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.messages().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for History {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<Message>::deserialize(d).map(History::new)
+    }
+}
+
+/// A run's conversation: the history it opened with, shared, then the
+/// messages the run added, its own.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Conversation {
+    history: History,
+    own: Vec<Message>,
+}
+
+impl Conversation {
+    /// A conversation that opens with `history`, then `first`.
+    pub fn new(history: History, first: Message) -> Self {
+        Conversation {
+            history,
+            own: vec![first],
+        }
+    }
+
+    pub fn push(&mut self, message: Message) {
+        self.own.push(message);
+    }
+
+    pub fn len(&self) -> usize {
+        self.history.len() + self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The history the run opened with.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Characters in all the messages.
+    pub fn chars(&self) -> usize {
+        self.history.chars_in_first(self.history.len())
+            + self.own.iter().map(Message::chars).sum::<usize>()
+    }
+
+    /// Every message, the history's first.
+    pub fn all(&self) -> Messages<'_> {
+        Messages {
+            front: self.history.messages(),
+            back: &self.own,
+        }
+    }
+
+    /// The first `count` messages.
+    pub fn first(&self, count: usize) -> Messages<'_> {
+        self.all().range(0..count)
+    }
+}
+
+impl Index<usize> for Conversation {
+    type Output = Message;
+
+    fn index(&self, index: usize) -> &Message {
+        match index.checked_sub(self.history.len()) {
+            None => &self.history.messages()[index],
+            Some(own) => &self.own[own],
+        }
+    }
+}
+
+impl Serialize for Conversation {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.all().serialize(s)
+    }
+}
+
+/// A stretch of a conversation: the part that lies in the shared history,
+/// then the part in the run's own messages. Either can be empty.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Messages<'a> {
+    front: &'a [Message],
+    back: &'a [Message],
+}
+
+impl<'a> Messages<'a> {
+    /// Messages held in one slice.
+    pub fn of(messages: &'a [Message]) -> Self {
+        Messages {
+            front: messages,
+            back: &[],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.front.len() + self.back.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, index: usize) -> Option<&'a Message> {
+        match index.checked_sub(self.front.len()) {
+            None => self.front.get(index),
+            Some(back) => self.back.get(back),
+        }
+    }
+
+    pub fn last(&self) -> Option<&'a Message> {
+        self.back.last().or(self.front.last())
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &'a Message> + 'a {
+        self.front.iter().chain(self.back)
+    }
+
+    /// The messages of `range`, clamped to those there are.
+    pub fn range(&self, range: Range<usize>) -> Messages<'a> {
+        let split = self.front.len();
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        Messages {
+            front: &self.front[start.min(split)..end.min(split)],
+            back: &self.back[start.max(split) - split..end.max(split) - split],
+        }
+    }
+
+    /// The messages from `start` on.
+    pub fn from(&self, start: usize) -> Messages<'a> {
+        self.range(start..self.len())
+    }
+
+    pub fn to_vec(&self) -> Vec<Message> {
+        self.iter().cloned().collect()
+    }
+}
+
+impl Index<usize> for Messages<'_> {
+    type Output = Message;
+
+    fn index(&self, index: usize) -> &Message {
+        self.get(index)
+            .expect("a message index within the conversation")
+    }
+}
+
+impl PartialEq for Messages<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Serialize for Messages<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(messages: Messages<'_>) -> Vec<String> {
+        messages.iter().map(Message::text).collect()
+    }
+
+    fn conversation() -> Conversation {
+        let log = Log::new(["a", "b", "c"].map(Message::user_text).to_vec());
+        let mut conversation =
+            Conversation::new(History::between(&log, 1, 3), Message::user_text("d"));
+        conversation.push(Message::user_text("e"));
+        conversation
+    }
+
+    #[test]
+    fn a_conversation_reads_as_one_list_across_history_and_its_own_messages() {
+        let conversation = conversation();
+        assert_eq!(conversation.len(), 4);
+        assert_eq!(texts(conversation.all()), ["b", "c", "d", "e"]);
+        assert_eq!(texts(conversation.first(3)), ["b", "c", "d"]);
+        assert_eq!(texts(conversation.all().range(1..3)), ["c", "d"]);
+        assert_eq!(texts(conversation.all().range(3..9)), ["e"]);
+        assert_eq!(texts(conversation.all().from(2)), ["d", "e"]);
+        assert_eq!(conversation.all()[1].text(), "c");
+        assert_eq!(
+            conversation.all().last().map(Message::text),
+            Some("e".into())
+        );
+        assert!(conversation.all().range(5..9).is_empty());
+    }
+
+    #[test]
+    fn runs_of_one_log_share_its_messages() {
+        let log = Log::new(vec![Message::user_text("q")]);
+        let first = History::between(&log, 0, 1);
+        let second = History::between(&log, 0, 1);
+        assert!(Arc::ptr_eq(first.log(), second.log()));
+    }
+
+    #[test]
+    fn a_history_finds_the_calls_in_its_own_part_of_the_log() {
+        let call = |id: &str| Message {
+            role: super::super::message::Role::Assistant,
+            content: vec![Block::ToolUse {
+                id: id.into(),
+                name: "t".into(),
+                input: serde_json::json!({}),
+            }],
+        };
+        let log = Log::new(vec![call("one"), call("two")]);
+        let both = History::between(&log, 0, 2);
+        assert!(both.asks_for("one", 2));
+        assert!(both.asks_for("two", 9));
+        assert!(!both.asks_for("two", 1), "not among the first message");
+        assert!(!History::between(&log, 1, 2).asks_for("one", 2));
+        assert!(!both.asks_for("three", 2));
+    }
+}
