@@ -852,11 +852,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 may_write(Path::new(&file), out, force)?;
             }
             let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
-            let native = match source.runs.as_slice() {
-                [one] => serde_json::to_value(one),
-                many => serde_json::to_value(many),
-            }
-            .context("could not turn the runs into JSON")?;
+            let native = crate::transcript::shared::to_json(&source.runs)
+                .context("could not turn the runs into JSON")?;
             let text = pretty(&native)? + "\n";
             match &output {
                 Some(path) => {

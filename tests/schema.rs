@@ -151,11 +151,68 @@ fn the_readme_example_and_every_import_fit_the_schema() {
         "claude-code.jsonl",
         "exchanges-openai-responses.json",
         "real/openhands-todo-app.json",
+        // Runs that share their history, written with it once.
+        "real/codex-rollout-patches-and-search.jsonl",
     ] {
         let source = open(&format!("{fixtures}/{name}"), None).unwrap();
-        let native = serde_json::to_value(&source.runs).unwrap();
+        let native = loopstep::transcript::shared::to_json(&source.runs).unwrap();
         assert_eq!(check(&native), Vec::<String>::new(), "{name}");
     }
+}
+
+#[test]
+fn runs_that_share_a_history_are_written_with_it_once_and_read_back_the_same() {
+    let chat = json!({"model": "gpt-5", "messages": [
+        {"role": "user", "content": "one?"}, {"role": "assistant", "content": "1"},
+        {"role": "user", "content": "two?"}, {"role": "assistant", "content": "2"},
+        {"role": "user", "content": "three?"}, {"role": "assistant", "content": "3"},
+    ]});
+    let source = loopstep::transcript::import::load(
+        chat.to_string(),
+        "chat.json",
+        "chat",
+        None,
+        loopstep::narrate::Lang::En,
+    )
+    .unwrap();
+    let native = loopstep::transcript::shared::to_json(&source.runs).unwrap();
+    assert_eq!(check(&native), Vec::<String>::new());
+    // The four messages before the last question, once; each run its part.
+    assert_eq!(native["histories"][0].as_array().unwrap().len(), 4);
+    let parts: Vec<&Value> = native["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["history"])
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            &Value::Null,
+            &json!({"shared": 0, "from": 0, "to": 2}),
+            &json!({"shared": 0, "from": 0, "to": 4}),
+        ]
+    );
+    let text = native.to_string();
+    let again =
+        loopstep::transcript::Transcript::parse_many(&text, "again", Default::default()).unwrap();
+    assert_eq!(again, source.runs);
+    assert!(std::sync::Arc::ptr_eq(
+        again[1].history.log(),
+        again[2].history.log()
+    ));
+    // A part that is not there is refused, saying where.
+    let mut wrong = native.clone();
+    wrong["runs"][2]["history"]["to"] = json!(9);
+    let error = loopstep::transcript::Transcript::parse_many(
+        &wrong.to_string(),
+        "wrong.json",
+        Default::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("runs[2].history"), "{error}");
+    assert!(error.contains("which holds 4"), "{error}");
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod progress;
 mod replay;
 mod required;
 mod sessions;
+pub mod shared;
 mod validate;
 mod verify;
 

@@ -1,5 +1,6 @@
-//! The native JSON format read: one transcript, an array of them, or a
-//! scenario that changes a few fields of a built-in run.
+//! The native JSON format read: one transcript, an array of them, runs
+//! that share their history (`shared.rs`), or a scenario that changes a
+//! few fields of a built-in run.
 
 use std::num::NonZeroU32;
 
@@ -7,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     BUILTIN_NAMES, LoadError, Problem, ToolErrors, Transcript, builtin_in, localize, required,
-    validate,
+    shared, validate,
 };
 use crate::narrate::Lang;
 
@@ -35,6 +36,10 @@ impl Transcript {
     /// its texts in `lang`.
     pub fn parse_many(text: &str, origin: &str, lang: Lang) -> Result<Vec<Transcript>, LoadError> {
         if !text.trim_start().starts_with('[') {
+            let doc: serde_json::Value = from_json(text, origin)?;
+            if shared::is_shared(&doc) {
+                return shared::parse(doc, origin, lang);
+            }
             return Ok(vec![Transcript::parse_in(text, origin, lang)?]);
         }
         let localized = localized_text(text, origin, lang)?;
@@ -126,7 +131,7 @@ impl Scenario {
 }
 
 /// `value` if validation found no problem, else every problem found.
-fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadError> {
+pub(super) fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result<T, LoadError> {
     if problems.is_empty() {
         Ok(value)
     } else {

@@ -450,7 +450,7 @@ fn detect(parsed: &Parsed) -> Option<Format> {
             Some(Format::Codex)
         } else if has(v, "role") {
             Some(Format::Conversation)
-        } else if has(v, "version") && (has(v, "replies") || has(v, "base")) {
+        } else if has(v, "version") && ["replies", "base", "runs"].iter().any(|k| has(v, k)) {
             Some(Format::Native)
         } else {
             None

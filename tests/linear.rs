@@ -1,0 +1,79 @@
+//! A long chat costs what it holds: every prompt of it is a run whose
+//! history is everything before it, and still the import's output, and
+//! the memory that importing and replaying it take, grow linearly with the
+//! number of prompts, not with its square.
+//!
+//! Memory is the process's peak resident size, read from the kernel, so
+//! this binary holds this one test: nothing else runs beside it.
+
+use std::path::PathBuf;
+
+use loopstep::transcript::{open, shared};
+
+/// A chat of `prompts` questions, each answered, as an OpenAI Chat log.
+fn chat(prompts: usize) -> PathBuf {
+    let line = "a sentence of a long chat that goes on and on. ".repeat(4);
+    let messages: Vec<serde_json::Value> = (0..prompts)
+        .flat_map(|p| {
+            [
+                serde_json::json!({"role": "user", "content": format!("{p}: {line}")}),
+                serde_json::json!({"role": "assistant", "content": format!("{p}. {line}")}),
+            ]
+        })
+        .collect();
+    let path = std::env::temp_dir().join(format!(
+        "loopstep-linear-{}-{prompts}.json",
+        std::process::id()
+    ));
+    let doc = serde_json::json!({"model": "gpt-5", "messages": messages});
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+/// A line of /proc/self/status, in kB.
+fn status_kb(field: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The bytes `import` writes for the chat, and how far the process's
+/// resident memory rose above where it stood while the chat was imported,
+/// written out, and every run of it replayed with its trace kept (as
+/// `run --format json` keeps them).
+fn import_and_replay(prompts: usize) -> (usize, u64) {
+    let path = chat(prompts);
+    // Writing 5 resets the peak resident size to the current one
+    // (proc(5), /proc/pid/clear_refs).
+    std::fs::write("/proc/self/clear_refs", "5").unwrap();
+    let before = status_kb("VmRSS:");
+    let source = open(path.to_str().unwrap(), None).unwrap();
+    assert_eq!(source.runs.len(), prompts);
+    let written = serde_json::to_string_pretty(&shared::to_json(&source.runs).unwrap()).unwrap();
+    let traces: Vec<_> = source
+        .runs
+        .iter()
+        .map(|run| run.replay(run.default_config()))
+        .collect();
+    assert!(traces.iter().all(|t| t.result().is_some()));
+    let peak = status_kb("VmHWM:") - before;
+    drop((traces, source));
+    std::fs::remove_file(path).unwrap();
+    (written.len(), peak)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_chat_four_times_as_long_takes_at_most_five_times_the_output_and_the_memory() {
+    let (small_out, small_peak) = import_and_replay(1_000);
+    let (large_out, large_peak) = import_and_replay(4_000);
+    let out = large_out as f64 / small_out as f64;
+    let peak = large_peak as f64 / small_peak.max(1) as f64;
+    eprintln!(
+        "output {small_out} → {large_out} bytes ({out:.2}×); \
+         memory {small_peak} → {large_peak} kB ({peak:.2}×)"
+    );
+    // Linear is 4×; the square of the prompts would be 16×.
+    assert!(out <= 5.0, "the output grew {out:.2}× for 4× the prompts");
+    assert!(peak <= 5.0, "memory grew {peak:.2}× for 4× the prompts");
+}
