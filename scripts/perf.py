@@ -78,6 +78,62 @@ def anthropic_log(path, prompts=5, rounds=400, page_bytes=25_000):
         json.dump({"model": "claude-opus-5-5", "messages": messages}, f)
 
 
+def chat(path, prompts=10_000):
+    """A chat of `prompts` one-word questions, each answered in one word:
+    every prompt is a run whose history is the whole chat before it."""
+    messages = []
+    for _ in range(prompts):
+        messages += [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]
+    with open(path, "w") as f:
+        json.dump({"model": "gpt-5", "messages": messages}, f)
+
+
+def claude_code_session(path, prompts=40, rounds=595, result_bytes=20_000):
+    """A Claude Code session: `prompts` prompts, each followed by `rounds` tool
+    rounds whose replies are written as the client writes them, one line per
+    block (thinking, text, tool_use) sharing the response's message id, and
+    a tool result line with a `result_bytes` result; then an answer."""
+    page = lorem(result_bytes)
+    session = "0f3c8a52-5d2e-4c1b-9a7e-2b6f1d9e4c77"
+    parent = None
+    n = 0
+
+    def line(f, kind, message, **extra):
+        nonlocal parent, n
+        n += 1
+        uuid = f"00000000-0000-4000-8000-{n:012d}"
+        record = {"parentUuid": parent, "isSidechain": False, "userType": "external",
+                  "cwd": "/home/user/project", "sessionId": session, "version": "2.0.14",
+                  "type": kind, "message": message, "uuid": uuid,
+                  "timestamp": f"2026-11-{1 + n // 2_000_000:02d}T10:00:00.000Z", **extra}
+        parent = uuid
+        f.write(json.dumps(record) + "\n")
+
+    def reply(f, msg_id, blocks, stop):
+        for block in blocks:
+            line(f, "assistant", {"id": msg_id, "type": "message", "role": "assistant",
+                                  "model": "claude-sonnet-4-5", "content": [block],
+                                  "stop_reason": stop, "stop_sequence": None,
+                                  "usage": {"input_tokens": 12, "output_tokens": 40}},
+                 requestId=f"req_{msg_id}")
+
+    with open(path, "w") as f:
+        for p in range(prompts):
+            line(f, "user", {"role": "user", "content": f"Task {p}: read every file and report."})
+            for r in range(rounds):
+                tool_id = f"toolu_{p:03d}_{r:04d}"
+                reply(f, f"msg_{p:03d}_{r:04d}", [
+                    {"type": "thinking", "thinking": "The next file may hold it.", "signature": "sig"},
+                    {"type": "text", "text": "Reading the next file."},
+                    {"type": "tool_use", "id": tool_id, "name": "Read",
+                     "input": {"file_path": f"/home/user/project/src/{r}.rs"}},
+                ], "tool_use")
+                line(f, "user", {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": tool_id, "content": page}]},
+                     toolUseResult={"type": "text", "file": {"filePath": f"src/{r}.rs"}})
+            reply(f, f"msg_{p:03d}_end", [{"type": "text", "text": "Every file is read."}], "end_turn")
+
+
 def measured(argv, stdout=subprocess.DEVNULL):
     """Wall seconds and peak resident bytes of one run of `argv`."""
     start = time.perf_counter()
@@ -166,10 +222,12 @@ def main():
     os.makedirs(folder, exist_ok=True)
     big = os.path.join(folder, "openai-12000-rounds.json")
     multi = os.path.join(folder, "anthropic-5x400.json")
-    if not os.path.exists(big):
-        openai_log(big)
-    if not os.path.exists(multi):
-        anthropic_log(multi)
+    talk = os.path.join(folder, "chat-20000-messages.json")
+    session = os.path.join(folder, "claude-code-40x595.jsonl")
+    for path, make in [(big, openai_log), (multi, anthropic_log), (talk, chat),
+                       (session, claude_code_session)]:
+        if not os.path.exists(path):
+            make(path)
     big_size, multi_size = os.path.getsize(big), os.path.getsize(multi)
     python = [sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))"]
 
@@ -213,6 +271,25 @@ def main():
         t, peak = measured([BIN, "run", multi, "--format", "json"], stdout=null)
     row("`run --format json` 5 prompts × 400 rounds, peak memory ÷ file size",
         f"{peak / multi_size:.1f}× ({peak / 1e6:.0f} MB, {t:.2f} s)", "< 2×", peak / multi_size < 2)
+
+    with open(os.devnull, "w") as null:
+        for command in (["run", talk, "--format", "json"], ["import", talk]):
+            t, peak = measured([BIN, *command], stdout=null)
+            row(f"`{command[0]}` on a chat of 20,000 messages (10,000 prompts)",
+                f"{t:.2f} s, {peak / 1e6:.0f} MB", "≤ 3 s, ≤ 300 MB", t <= 3 and peak <= 300e6)
+
+    session_size = os.path.getsize(session)
+    python_lines = [sys.executable, "-c",
+                    "import json, sys\nfor line in open(sys.argv[1]): json.loads(line)"]
+    ours, theirs, peak = alternately([BIN, "validate", session], python_lines + [session])
+    row(f"`validate` {session_size / 1e6:.0f} MB Claude Code session, time ÷ Python json.loads per line",
+        f"{ours / theirs:.2f}× ({ours:.2f} s vs {theirs:.2f} s)", "≤ 0.5×", ours / theirs <= 0.5)
+    row("the same, peak memory ÷ file size", f"{peak / session_size:.1f}× ({peak / 1e6:.0f} MB)",
+        "≤ 1.2×", peak / session_size <= 1.2)
+    first_run = first_output([BIN, "play", session], b"turn 0", timeout=60)
+    if first_run is not None:
+        row("`play` on it: the first prompt's run on screen", f"{first_run:.2f} s", "≤ 1 s",
+            first_run <= 1)
 
     if not args.keep:
         shutil.rmtree(folder)

@@ -8,7 +8,8 @@ use std::num::NonZeroU32;
 
 use common::screen::{builtins, drive};
 use loopstep::engine::{Event, MAX_TURNS};
-use loopstep::transcript::BUILTIN_NAMES;
+use loopstep::narrate::Lang;
+use loopstep::transcript::{BUILTIN_NAMES, Localized, import};
 use loopstep::tui::{Action, App, Settings, update};
 
 fn always_search(max_turns: u32) -> App<'static> {
@@ -88,5 +89,27 @@ fn lowering_the_budget_at_the_end_of_a_long_run_cuts_it_one_call_sooner() {
     assert_eq!(
         app.step().event,
         Event::BudgetExhausted { max_turns: 4_999 }
+    );
+}
+
+#[test]
+fn a_run_deep_in_a_long_log_opens_on_its_newest_messages_the_rest_counted() {
+    // The third prompt's run opens with the two before it: 2 × (1 + 2 × 300
+    // + 1) = 1,204 messages of history, then its question.
+    let log = common::generated::conversation(3, 300, 100);
+    let source = import::load(log, "long", "long", None, Lang::En).unwrap();
+    let runs: Vec<Localized> = source.runs.into_iter().map(Localized::from).collect();
+    let mut app = App::new(&runs, 2, Settings::default());
+    let text = drive(&mut app, 120, 40, &[]).backend().to_string();
+    assert!(text.contains("messages holds 1205 messages"), "{text}");
+    assert!(
+        text.contains("… 1197 earlier messages: the history"),
+        "{text}"
+    );
+    // The wire view folds the same opening to its newest messages.
+    let text = drive(&mut app, 120, 40, &["w"]).backend().to_string();
+    assert!(
+        text.contains("… 1199 earlier messages, resent in full"),
+        "{text}"
     );
 }

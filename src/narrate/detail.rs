@@ -121,6 +121,17 @@ impl Say {
         }
     }
 
+    pub fn detail_earlier(self, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "… {count} earlier message{}: the history the run opens with (the messages \
+                 panel lists them)",
+                plural(count)
+            ),
+            Lang::Zh => format!("… 之前的 {count} 条消息：本次运行开头的历史（消息面板里都列着）"),
+        }
+    }
+
     pub fn detail_request(self, number: u32, messages: usize, chars: usize) -> String {
         match self.lang {
             Lang::En => format!(

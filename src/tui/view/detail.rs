@@ -152,6 +152,9 @@ fn time_line(app: &App) -> Option<Line<'static>> {
     Some(Line::styled(words, style))
 }
 
+/// The messages the start step lists; earlier ones are counted.
+const NEWEST_AT_START: usize = 8;
+
 fn step_lines(app: &App) -> Vec<Line<'static>> {
     let say = app.say();
     let step = app.step();
@@ -160,7 +163,14 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
     match &step.event {
         Event::Start => {
             let mut lines = vec![Line::styled(say.detail_start(step.messages), theme::TITLE)];
-            lines.extend(newest_message_lines(app, step.messages));
+            // A run of a long log opens with everything before it: the
+            // newest messages here, the rest in the messages panel, so a
+            // frame costs what it shows.
+            let earlier = step.messages.saturating_sub(NEWEST_AT_START);
+            if earlier > 0 {
+                lines.push(Line::styled(say.detail_earlier(earlier), theme::LABEL));
+            }
+            lines.extend(newest_message_lines(app, step.messages - earlier));
             lines
         }
         Event::Call {

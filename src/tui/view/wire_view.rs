@@ -26,17 +26,20 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let json =
         |label: String, value: Value| json_lines(say, label, value, app.expanded, stop_field);
     match &step.event {
-        Event::Start => json(
-            say.wire_start().to_owned(),
-            dialect.messages(trace.messages.range(0..step.messages)),
-        ),
+        Event::Start => {
+            let opening = trace.messages.range(0..step.messages);
+            let earlier = folded_away(app, opening.len());
+            let mut messages = dialect.messages(opening.from(earlier));
+            if earlier > 0
+                && let Value::Array(items) = &mut messages
+            {
+                items.insert(0, json!(say.wire_earlier(earlier)));
+            }
+            json(say.wire_start().to_owned(), messages)
+        }
         Event::Call { request, .. } => {
             let sent = trace.messages.range(0..request.messages);
-            let earlier = if app.expanded {
-                0
-            } else {
-                sent.len().saturating_sub(RECENT_MESSAGES)
-            };
+            let earlier = folded_away(app, sent.len());
             let mut body = dialect.request(
                 &transcript.model,
                 transcript.system.as_deref(),
@@ -133,6 +136,16 @@ fn response(app: &App) -> Value {
 }
 
 /// Stands in for what a folded request leaves out.
+/// How many of `count` messages a folded view leaves out: all but the
+/// most recent, unless the view is unfolded.
+fn folded_away(app: &App, count: usize) -> usize {
+    if app.expanded {
+        0
+    } else {
+        count.saturating_sub(RECENT_MESSAGES)
+    }
+}
+
 fn fold_request(say: Say, body: &mut Value, earlier: usize, tools: usize) {
     if earlier > 0
         && let Some(Value::Array(messages)) = body.get_mut("messages")
