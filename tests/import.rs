@@ -641,3 +641,49 @@ fn a_folder_none_of_whose_sessions_can_be_read_says_so() {
         "{error}"
     );
 }
+
+#[test]
+fn a_long_session_read_line_by_line_is_the_same_as_read_whole() {
+    // 96 lines: past the lines the format is told by, the session is read
+    // as it is parsed; the same lines as one JSON array are read whole.
+    let session =
+        std::fs::read_to_string(fixture("real/claude-code-progress-subagent.jsonl")).unwrap();
+    let lines: Vec<&str> = session.lines().collect();
+    assert_eq!(lines.len(), 96);
+    let read = |text: String| {
+        let from = Some(Format::ClaudeCode);
+        loopstep::transcript::import::load(
+            text,
+            "session",
+            "session",
+            from,
+            loopstep::narrate::Lang::En,
+        )
+    };
+    let streamed = read(session.clone()).unwrap();
+    let whole = read(format!("[{}]", lines.join(","))).unwrap();
+    assert_eq!(streamed.runs, whole.runs);
+    assert_eq!(streamed.notes, whole.notes);
+    // Its last line cut off, as while the client still writes it: noted.
+    let cut = &session[..session.trim_end().len() - 30];
+    let source = read(cut.to_owned()).unwrap();
+    assert!(
+        source
+            .notes
+            .iter()
+            .any(|n| n.to_string().contains("line 96, the last, is cut off")),
+        "{:?}",
+        source.notes
+    );
+    // Broken deep inside: refused, saying where.
+    let broken: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if i == 69 { &l[..l.len() / 2] } else { *l })
+        .collect();
+    let error = read(broken.join("\n"));
+    assert!(
+        matches!(error, Err(LoadError::Syntax { line: 70, .. })),
+        "{error:?}"
+    );
+}

@@ -34,6 +34,7 @@
 //! to the reply's last line, a tool from the line that asked for it to
 //! the line that holds its result.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -74,12 +75,20 @@ pub struct Session {
     pub agents: Vec<(String, Recording)>,
 }
 
-pub fn read(lines: &[Value], main: Recording, side: Recording, reader: &mut Reader) -> Session {
+/// Reads a session's lines in order, each once: a line may be let go as
+/// soon as it is read.
+pub fn read<V: Borrow<Value>>(
+    lines: impl IntoIterator<Item = V>,
+    main: Recording,
+    side: Recording,
+    reader: &mut Reader,
+) -> Session {
     let mut chains = [Chain::new(main), Chain::new(side)];
     let mut agents: Vec<(String, Chain)> = Vec::new();
     // When each tool was asked for, in any chain: ids are unique.
     let mut called: HashMap<String, Stamp> = HashMap::new();
     for line in lines {
+        let line = line.borrow();
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
         let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
         let chain = &mut chains[usize::from(sidechain)];

@@ -8,6 +8,7 @@ mod conversation;
 mod events;
 mod exchanges;
 mod inspect;
+mod lines;
 mod openhands;
 mod segment;
 mod trajectory;
@@ -18,6 +19,7 @@ use super::{LoadError, Note, Transcript};
 use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, Skipped};
 use crate::narrate::Lang;
+use lines::JsonLines;
 use segment::Recording;
 
 pub use events::NO_REQUEST;
@@ -128,13 +130,6 @@ enum Parsed {
     Lines(Vec<Value>),
 }
 
-/// The text parsed, and the number of a last line left out because it was
-/// cut off (a log still being written).
-struct ParsedText {
-    parsed: Parsed,
-    unfinished_line: Option<usize>,
-}
-
 /// The name of the runs of a Claude Code sub-agent read from its session's
 /// progress lines (`<session>-agent-<id>`, `-2`, `-3`… when several), so
 /// that its own file, where there is one, can take their place.
@@ -203,18 +198,33 @@ fn load_in(
         }
         _ => {}
     }
-    let ParsedText {
-        parsed,
-        unfinished_line,
-    } = parse(&text, origin)?;
-    let format = match from {
+    let (mut parsed, mut rest, mut unfinished_line) = match serde_json::from_str(&text) {
+        Ok(document) => (Parsed::Document(document), None, None),
+        Err(document_error) => {
+            let mut lines = JsonLines::new(&text, document_error);
+            let head: Vec<Value> = lines.by_ref().take(HEAD_LINES).collect();
+            if head.len() < HEAD_LINES {
+                let unfinished = lines.finish(origin)?;
+                (Parsed::Lines(head), None, unfinished)
+            } else {
+                (Parsed::Lines(head), Some(lines), None)
+            }
+        }
+    };
+    let format = match from.or_else(|| detect(&parsed)) {
         Some(format) => format,
-        None => detect(&parsed).ok_or_else(|| LoadError::NotRecognized {
-            origin: origin.to_owned(),
-            tried: Format::ALL.map(Format::describe).join(", "),
-            seen: describe_top(&parsed),
-            closest: closest(&parsed),
-        })?,
+        None => {
+            // Said of the whole file, read to its end.
+            if let (Some(lines), Parsed::Lines(head)) = (rest.take(), &mut parsed) {
+                take_all(lines, head, origin)?;
+            }
+            return Err(LoadError::NotRecognized {
+                origin: origin.to_owned(),
+                tried: Format::ALL.map(Format::describe).join(", "),
+                seen: describe_top(&parsed),
+                closest: closest(&parsed),
+            });
+        }
     };
     if format == Format::Native {
         let runs = Transcript::parse_many(&text, origin, lang)?;
@@ -229,12 +239,39 @@ fn load_in(
         };
         return Ok((source, other));
     }
-    drop(text);
-    let notes = unfinished_line
-        .map(|line| Note::UnfinishedLastLine { line })
-        .into_iter()
-        .collect();
-    import_parsed(&parsed, format, (origin, name), notes).map(|source| (source, None))
+    let unfinished = |line: Option<usize>| line.map(|line| Note::UnfinishedLastLine { line });
+    match (rest, parsed) {
+        // A session is read as it is parsed, each line let go once read.
+        (Some(mut lines), Parsed::Lines(head)) if format == Format::ClaudeCode => {
+            let first = head.first().cloned().unwrap_or_default();
+            let mut read = read_claude_code(head.into_iter().chain(&mut lines), name, origin);
+            let taken = lines.taken();
+            read.notes.extend(unfinished(lines.finish(origin)?));
+            let seen = || lines_seen(taken, &first);
+            finish_import(read, format, origin, seen).map(|source| (source, None))
+        }
+        (rest, mut parsed) => {
+            if let (Some(lines), Parsed::Lines(head)) = (rest, &mut parsed) {
+                unfinished_line = take_all(lines, head, origin)?;
+            }
+            drop(text);
+            let notes = unfinished(unfinished_line).into_iter().collect();
+            import_parsed(&parsed, format, (origin, name), notes).map(|source| (source, None))
+        }
+    }
+}
+
+/// The lines a file opens with, enough to tell its format by.
+const HEAD_LINES: usize = 50;
+
+/// The rest of the lines, after `head`; the number of a cut-off last line.
+fn take_all(
+    mut lines: JsonLines,
+    head: &mut Vec<Value>,
+    origin: &str,
+) -> Result<Option<usize>, LoadError> {
+    head.extend(&mut lines);
+    lines.finish(origin)
 }
 
 /// Reads an Inspect `.eval` archive (a zip of JSON files) as the eval log
@@ -256,91 +293,138 @@ pub fn load_archive(
     Ok(source)
 }
 
+/// What reading a file made: the recordings to cut into runs, the words
+/// that say what the file is, and what the reading noticed.
+struct Read {
+    main: Recording,
+    /// The side chains of a Claude Code session.
+    side: Option<Recording>,
+    /// Recordings of their own: the samples of an eval log, the sub-agents
+    /// of a session.
+    more: Vec<Recording>,
+    kind: String,
+    reader: Reader,
+    notes: Vec<Note>,
+}
+
+impl Read {
+    fn new(format: Format, name: &str, origin: &str, notes: Vec<Note>) -> Self {
+        Read {
+            main: Recording {
+                name: name.to_owned(),
+                source: format!("{} `{origin}`", format.describe()),
+                ..Recording::default()
+            },
+            side: None,
+            more: Vec::new(),
+            kind: format.describe().to_owned(),
+            reader: Reader::default(),
+            notes,
+        }
+    }
+}
+
 /// Imports what was parsed, read as `format`.
 fn import_parsed(
     parsed: &Parsed,
     format: Format,
     (origin, name): (&str, &str),
-    mut notes: Vec<Note>,
+    notes: Vec<Note>,
 ) -> Result<Source, LoadError> {
-    let mut reader = Reader::default();
-    let mut main = Recording {
-        name: name.to_owned(),
-        source: format!("{} `{origin}`", format.describe()),
-        ..Recording::default()
+    let items = || match parsed {
+        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.as_slice(),
+        Parsed::Document(_) => &[],
     };
-    let mut kind = format.describe().to_owned();
-    let mut side = None;
-    // Recordings of their own: the samples of an eval log.
-    let mut more = Vec::new();
+    let mut read = Read::new(format, name, origin, notes);
+    let Read {
+        main,
+        more,
+        kind,
+        reader,
+        notes,
+        ..
+    } = &mut read;
     match (format, parsed) {
-        (Format::Conversation, Parsed::Document(top)) => {
-            conversation::read(top, &mut main, &mut reader)
-        }
+        (Format::Conversation, Parsed::Document(top)) => conversation::read(top, main, reader),
         (Format::Conversation, Parsed::Lines(lines)) => {
-            conversation::read(&Value::Array(lines.clone()), &mut main, &mut reader)
+            conversation::read(&Value::Array(lines.clone()), main, reader)
         }
-        (Format::Exchanges | Format::Cassette | Format::Events, parsed) => {
-            let exchanges = match parsed {
-                Parsed::Document(Value::Array(items)) => items.as_slice(),
-                Parsed::Lines(lines) => lines.as_slice(),
-                Parsed::Document(_) => &[],
-            };
-            let api = exchanges::read(exchanges, &mut main, &mut reader, &mut notes);
-            kind = format!("{kind}, {}", api.words().api);
+        (Format::Exchanges | Format::Cassette | Format::Events, _) => {
+            let api = exchanges::read(items(), main, reader, notes);
+            *kind = format!("{kind}, {}", api.words().api);
             main.dialect = api;
         }
-        (Format::ClaudeCode, parsed) => {
-            let lines = match parsed {
-                Parsed::Lines(lines) => lines.as_slice(),
-                Parsed::Document(Value::Array(items)) => items.as_slice(),
-                Parsed::Document(_) => &[],
-            };
-            let sidechain = Recording {
-                name: format!("{name}-sidechain"),
-                source: format!("the side chains of {}", main.source),
-                ..Recording::default()
-            };
-            let session =
-                claude_code::read(lines, std::mem::take(&mut main), sidechain, &mut reader);
-            main = session.main;
-            side = Some(session.side);
-            // Sub-agents seen only in progress lines, named as their own
-            // files would be.
-            more = session
-                .agents
-                .into_iter()
-                .map(|(id, agent)| Recording {
-                    name: progress_agent_name(name, &id),
-                    source: format!("the progress lines of sub-agent {id} in {}", main.source),
-                    ..agent
-                })
-                .collect();
+        (Format::ClaudeCode, _) => {
+            let notes = std::mem::take(&mut read.notes);
+            read = read_claude_code(items().iter(), name, origin);
+            read.notes = notes;
         }
-        (Format::Inspect, Parsed::Document(top)) => {
-            more = inspect::read(top, name, &mut reader, &mut notes)
-        }
+        (Format::Inspect, Parsed::Document(top)) => *more = inspect::read(top, name, reader, notes),
         (Format::Inspect, Parsed::Lines(_)) => {}
-        (Format::Trajectory, Parsed::Document(top)) => {
-            trajectory::read(top, &mut main, &mut reader, &mut notes)
-        }
+        (Format::Trajectory, Parsed::Document(top)) => trajectory::read(top, main, reader, notes),
         // A trajectory is one JSON document: lines hold none.
         (Format::Trajectory, Parsed::Lines(_)) => {}
         (Format::OpenHands, Parsed::Document(Value::Array(events))) => {
-            openhands::read(events, &mut main, &mut reader)
+            openhands::read(events, main, reader)
         }
         // An event list is one JSON array.
         (Format::OpenHands, _) => {}
-        (Format::Codex, parsed) => {
-            let lines = match parsed {
-                Parsed::Lines(lines) => lines.as_slice(),
-                Parsed::Document(Value::Array(items)) => items.as_slice(),
-                Parsed::Document(_) => &[],
-            };
-            codex::read(lines, &mut main, &mut reader);
-        }
+        (Format::Codex, _) => codex::read(items(), main, reader),
         (Format::Native, _) => unreachable!("handled above"),
     }
+    finish_import(read, format, origin, || what_was_read(format, parsed))
+}
+
+/// A Claude Code session, its lines taken as they come.
+fn read_claude_code<V: std::borrow::Borrow<Value>>(
+    lines: impl Iterator<Item = V>,
+    name: &str,
+    origin: &str,
+) -> Read {
+    let format = Format::ClaudeCode;
+    let mut read = Read::new(format, name, origin, Vec::new());
+    let sidechain = Recording {
+        name: format!("{name}-sidechain"),
+        source: format!("the side chains of {}", read.main.source),
+        ..Recording::default()
+    };
+    let main = std::mem::take(&mut read.main);
+    let session = claude_code::read(lines, main, sidechain, &mut read.reader);
+    read.main = session.main;
+    read.side = Some(session.side);
+    // Sub-agents seen only in progress lines, named as their own files
+    // would be.
+    read.more = session
+        .agents
+        .into_iter()
+        .map(|(id, agent)| Recording {
+            name: progress_agent_name(name, &id),
+            source: format!(
+                "the progress lines of sub-agent {id} in {}",
+                read.main.source
+            ),
+            ..agent
+        })
+        .collect();
+    read
+}
+
+/// The runs cut from what was read; `seen` says what the file held when
+/// it holds none.
+fn finish_import(
+    read: Read,
+    format: Format,
+    origin: &str,
+    seen: impl FnOnce() -> String,
+) -> Result<Source, LoadError> {
+    let Read {
+        mut main,
+        side,
+        more,
+        kind,
+        reader,
+        mut notes,
+    } = read;
     // A messages list speaks OpenAI Chat once one of its messages does.
     let by_message = matches!(
         format,
@@ -367,7 +451,7 @@ fn import_parsed(
                 "read as {} (`--from {}`), it holds no prompt that the model answered; {}",
                 format.describe(),
                 format.flag(),
-                what_was_read(format, parsed)
+                seen()
             ),
         ));
     }
@@ -376,64 +460,6 @@ fn import_parsed(
         kind,
         runs,
         notes,
-    })
-}
-
-fn parse(text: &str, origin: &str) -> Result<ParsedText, LoadError> {
-    let document_error = match serde_json::from_str::<Value>(text) {
-        Ok(value) => {
-            return Ok(ParsedText {
-                parsed: Parsed::Document(value),
-                unfinished_line: None,
-            });
-        }
-        Err(e) => e,
-    };
-    let mut lines = Vec::new();
-    let last = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .last()
-        .map(|(number, _)| number);
-    for (number, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(line) {
-            Ok(value) => lines.push(value),
-            // The last line of a log still being written may be cut off:
-            // what came before it is whole.
-            Err(e) if e.is_eof() && Some(number) == last && lines.len() >= 2 => {
-                return Ok(ParsedText {
-                    parsed: Parsed::Lines(lines),
-                    unfinished_line: Some(number + 1),
-                });
-            }
-            // Not JSON Lines either: report the whole-document error, which
-            // points into the file as one JSON text.
-            Err(_) if number == 0 || lines.is_empty() => {
-                return Err(LoadError::from_json(origin, String::new(), document_error));
-            }
-            Err(e) => {
-                return Err(LoadError::Syntax {
-                    origin: origin.to_owned(),
-                    message: format!(
-                        "JSON Lines: {}",
-                        e.to_string().split(" at line").next().unwrap_or("")
-                    ),
-                    line: number + 1,
-                    column: e.column(),
-                });
-            }
-        }
-    }
-    if lines.len() < 2 {
-        return Err(LoadError::from_json(origin, String::new(), document_error));
-    }
-    Ok(ParsedText {
-        parsed: Parsed::Lines(lines),
-        unfinished_line: None,
     })
 }
 
@@ -519,17 +545,31 @@ fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>)> {
     near
 }
 
-fn describe_top(parsed: &Parsed) -> String {
-    let keys = |v: &Value| -> String {
-        match v.as_object() {
-            Some(object) if object.is_empty() => "no keys".to_owned(),
-            Some(object) => {
-                let names: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
-                format!("keys {}", names.join(", "))
-            }
-            None => "no keys".to_owned(),
+/// What a file that read as `count` JSON lines, the first `first`, held.
+fn lines_seen(count: usize, first: &Value) -> String {
+    format!("its top level is {}", lines_described(count, first))
+}
+
+fn lines_described(count: usize, first: &Value) -> String {
+    format!(
+        "{count} JSON lines, the first an object with {}",
+        keys_of(first)
+    )
+}
+
+fn keys_of(v: &Value) -> String {
+    match v.as_object() {
+        Some(object) if object.is_empty() => "no keys".to_owned(),
+        Some(object) => {
+            let names: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
+            format!("keys {}", names.join(", "))
         }
-    };
+        None => "no keys".to_owned(),
+    }
+}
+
+fn describe_top(parsed: &Parsed) -> String {
+    let keys = keys_of;
     match parsed {
         Parsed::Document(top @ Value::Object(_)) => format!("an object with {}", keys(top)),
         Parsed::Document(Value::Array(items)) => match items.first() {
@@ -546,10 +586,6 @@ fn describe_top(parsed: &Parsed) -> String {
             ),
         },
         Parsed::Document(other) => super::native::json_kind(other).to_owned(),
-        Parsed::Lines(lines) => format!(
-            "{} JSON lines, the first an object with {}",
-            lines.len(),
-            keys(&lines[0])
-        ),
+        Parsed::Lines(lines) => lines_described(lines.len(), &lines[0]),
     }
 }
