@@ -687,3 +687,56 @@ fn a_long_session_read_line_by_line_is_the_same_as_read_whole() {
         "{error:?}"
     );
 }
+
+#[test]
+fn a_session_larger_than_a_chunk_is_read_from_its_file_as_it_is_imported() {
+    // 4 prompts × 40 rounds × 10 kB results: about 1.7 MB, past the 1 MiB
+    // chunk after which a session is read line by line from the file.
+    let session = common::generated::claude_code_session(4, 40, 10_000);
+    assert!(session.len() > 1 << 20);
+    let lines: Vec<&str> = session.lines().collect();
+    let from_text = loopstep::transcript::import::load(
+        session.clone(),
+        "session",
+        "session",
+        None,
+        loopstep::narrate::Lang::En,
+    )
+    .unwrap();
+    let from_file = open_written("session", &session).unwrap();
+    assert_eq!(from_file.runs.len(), 4);
+    let names = |s: &Source| s.runs.iter().map(|r| r.replies.len()).collect::<Vec<_>>();
+    assert_eq!(names(&from_file), [41, 41, 41, 41]);
+    assert_eq!(from_file.notes, from_text.notes);
+    for (file, text) in from_file.runs.iter().zip(&from_text.runs) {
+        assert_eq!(file.replies, text.replies);
+        assert_eq!(file.history, text.history);
+    }
+    // The last line cut off, as while the client writes it: noted.
+    let cut = &session[..session.len() - 40];
+    let source = open_written("session", cut).unwrap();
+    let note = format!("line {}, the last, is cut off", lines.len());
+    assert!(
+        source.notes.iter().any(|n| n.to_string().contains(&note)),
+        "{:?}",
+        source.notes
+    );
+    // A line broken far past the first chunk: refused, at its line.
+    let at = lines.len() - 5;
+    let mut broken = lines.clone();
+    broken[at] = &lines[at][..lines[at].len() / 2];
+    let error = open_written("session", broken.join("\n"));
+    assert!(
+        matches!(error, Err(LoadError::Syntax { line, .. }) if line == at + 1),
+        "{error:?}"
+    );
+    // A byte that is no UTF-8 there: refused, at its offset.
+    let mut bytes = session.clone().into_bytes();
+    let offset = bytes.len() - 100;
+    bytes[offset] = 0xff;
+    let error = open_written("session", bytes);
+    assert!(
+        matches!(error, Err(LoadError::NotUtf8 { offset: o, .. }) if o == offset),
+        "{error:?}"
+    );
+}

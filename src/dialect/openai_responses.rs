@@ -333,7 +333,7 @@ fn read_item(reader: &mut Reader, value: &Value) -> Option<(Role, Block)> {
             if let Some(refusal) = refusal_part(object.get("content")) {
                 return Some((role, Block::Refusal { refusal }));
             }
-            let text = reader.text_of(object.get("content"));
+            let text = reader.text_of(object.get("content")).into_owned();
             (!text.is_empty()).then_some((role, Block::Text { text }))
         }
         (Some("function_call"), _) => Some((

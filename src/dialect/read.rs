@@ -4,6 +4,7 @@
 //! Responses items, replies) live in its module. Anything not understood is
 //! skipped and counted, never an error.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -65,7 +66,7 @@ impl Reader {
         match role {
             "system" | "developer" => {
                 self.openai = true;
-                Read::System(self.text_of(object.get("content")))
+                Read::System(self.text_of(object.get("content")).into_owned())
             }
             "tool" => {
                 self.openai = true;
@@ -180,10 +181,12 @@ impl Reader {
         Some(block)
     }
 
-    /// The text of a string, or of the text parts of a block list.
-    pub fn text_of(&mut self, content: Option<&Value>) -> String {
+    /// The text of a string, or of the text parts of a block list;
+    /// borrowed where it can be, so a long tool result is copied once, into
+    /// where it is kept.
+    pub fn text_of<'v>(&mut self, content: Option<&'v Value>) -> Cow<'v, str> {
         match content {
-            Some(Value::String(text)) => text.clone(),
+            Some(Value::String(text)) => Cow::Borrowed(text),
             Some(Value::Array(parts)) => {
                 let mut texts = Vec::new();
                 for part in parts {
@@ -195,10 +198,10 @@ impl Reader {
                         None => self.skipped.add(Skip::UntypedResultParts),
                     }
                 }
-                texts.join("\n")
+                Cow::Owned(texts.join("\n"))
             }
-            Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
+            Some(Value::Null) | None => Cow::Borrowed(""),
+            Some(other) => Cow::Owned(other.to_string()),
         }
     }
 }
@@ -234,7 +237,7 @@ pub fn tool_definitions(tools: Option<&Value>) -> Vec<ToolDef> {
 /// A system prompt in either API's shape: a string or a list of text blocks.
 pub fn system_text(reader: &mut Reader, system: Option<&Value>) -> Option<String> {
     let text = reader.text_of(system);
-    (!text.is_empty()).then_some(text)
+    (!text.is_empty()).then(|| text.into_owned())
 }
 
 /// OpenAI sends each tool result as a message of its own; the loop appends

@@ -3,6 +3,7 @@
 
 mod builtin;
 mod error;
+mod file;
 pub mod import;
 mod localize;
 mod localized;

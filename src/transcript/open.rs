@@ -3,6 +3,9 @@
 
 use std::path::Path;
 
+use super::file::{Opened, Reading};
+use super::import::lines::JsonLines;
+
 use super::{
     BUILTIN_NAMES, Format, LoadError, Progress, Source, Transcript, builtin_in, import, sessions,
 };
@@ -125,69 +128,37 @@ pub(super) fn open_file(path: &Path, how: &Opening, lang: Lang) -> Result<Source
 }
 
 /// Reads one file once, and imports it with `load` (its text, the file as
-/// messages name it, the name its runs take) unless it is a zip archive.
+/// messages name it, the name its runs take) unless it is a zip archive
+/// or a Claude Code session, which is imported as it is read.
 fn open_file_with(
     path: &Path,
     how: &Opening,
     load: impl FnOnce(String, &str, &str) -> Result<(Source, Option<Vec<Transcript>>), LoadError>,
 ) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
-    let bytes = read_file(path, how.max_size, how.progress)?;
+    let reading = Reading::open(path, how.max_size, how.progress)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
     let origin = path.display().to_string();
+    let bytes = match reading.first_chunk(how.from)? {
+        Opened::Whole(bytes) => bytes,
+        Opened::Session(head, mut rest) => {
+            let source =
+                import::load_session(head, JsonLines::new(&mut rest, None), &origin, &name);
+            // A read that failed ends the lines early: it is the error.
+            if let Some(failure) = rest.failure() {
+                return Err(failure);
+            }
+            return source.map(|source| (source, None));
+        }
+    };
     if bytes.starts_with(b"PK\x03\x04") {
         let source = import::load_archive(&bytes, &origin, &name, how.max_size)?;
         return Ok((source, None));
     }
     let text = text_of(path, bytes)?;
     load(text, &origin, &name)
-}
-
-/// The file's bytes, refused past `max_size` (an endless stream such as
-/// `/dev/zero` included).
-fn read_file(
-    path: &Path,
-    max_size: u64,
-    progress: Option<&Progress>,
-) -> Result<Vec<u8>, LoadError> {
-    use std::io::Read;
-    /// Read this much at a time, to tell the progress as it goes.
-    const CHUNK: u64 = 1 << 20;
-    let read_error = |source| LoadError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(read_error)?;
-    let metadata = file.metadata().ok();
-    let size = metadata.as_ref().map_or(0, |m| m.len());
-    // A regular file says its size: one too large is refused unread. A
-    // pipe or a device says nothing, and is read up to the limit.
-    let too_large = || LoadError::TooLarge {
-        path: path.to_owned(),
-        max_size,
-    };
-    if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
-        return Err(too_large());
-    }
-    progress.inspect(|p| p.sized(size));
-    // The whole file in one allocation when its size is known.
-    let mut bytes = Vec::with_capacity(size.min(max_size) as usize + 1);
-    let mut limited = file.take(max_size.saturating_add(1));
-    while (&mut limited)
-        .take(CHUNK)
-        .read_to_end(&mut bytes)
-        .map_err(read_error)?
-        > 0
-    {
-        progress.inspect(|p| p.read(bytes.len() as u64));
-    }
-    if bytes.len() as u64 > max_size {
-        return Err(too_large());
-    }
-    progress.inspect(|p| p.read_all());
-    Ok(bytes)
 }
 
 /// The file's bytes as text, a leading byte-order mark dropped.

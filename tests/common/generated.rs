@@ -66,3 +66,41 @@ pub fn big_log_runs() -> &'static [Localized] {
         source.runs.into_iter().map(Localized::from).collect()
     })
 }
+
+/// A Claude Code session as the client writes it: `prompts` prompts, each
+/// followed by `rounds` tool rounds whose reply is one line per block
+/// (text, then tool_use) under one message id, and a result line of
+/// `result_bytes`; then an answer. (scripts/perf.py writes the same shape.)
+pub fn claude_code_session(prompts: usize, rounds: usize, result_bytes: usize) -> String {
+    let page = lorem(result_bytes);
+    let mut lines = Vec::new();
+    let line = |kind: &str, message: serde_json::Value| {
+        json!({"type": kind, "sessionId": "s-1", "isSidechain": false, "message": message})
+            .to_string()
+    };
+    let reply = |id: &str, block: serde_json::Value, stop: &str| {
+        json!({"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
+               "content": [block], "stop_reason": stop})
+    };
+    for p in 0..prompts {
+        lines.push(line(
+            "user",
+            json!({"role": "user", "content": format!("Task {p}?")}),
+        ));
+        for r in 0..rounds {
+            let (id, tool) = (format!("msg_{p}_{r}"), format!("toolu_{p}_{r}"));
+            let text = json!({"type": "text", "text": "Reading the next file."});
+            let call = json!({"type": "tool_use", "id": tool, "name": "Read", "input": {"n": r}});
+            lines.push(line("assistant", reply(&id, text, "tool_use")));
+            lines.push(line("assistant", reply(&id, call, "tool_use")));
+            let result = json!({"type": "tool_result", "tool_use_id": tool, "content": page});
+            lines.push(line("user", json!({"role": "user", "content": [result]})));
+        }
+        let done = json!({"type": "text", "text": "Done."});
+        lines.push(line(
+            "assistant",
+            reply(&format!("msg_{p}_end"), done, "end_turn"),
+        ));
+    }
+    lines.join("\n") + "\n"
+}

@@ -1,29 +1,37 @@
 //! JSON Lines taken one line at a time: a session can be imported as it
 //! is parsed, each line's JSON let go once it is read, rather than every
-//! line held at once beside the messages made of them.
+//! line held at once beside the messages made of them. The lines come
+//! from a text in memory or straight from a file.
 
 use serde_json::Value;
 
 use crate::transcript::LoadError;
 
-/// The lines of a text that did not parse as one JSON document, each parsed
-/// as it is taken; blank lines are passed over. Taking stops at the first
-/// line that is not JSON, which [`JsonLines::finish`] then judges.
-pub struct JsonLines<'t> {
-    lines: std::iter::Enumerate<std::str::Lines<'t>>,
+/// Lines, each parsed as it is taken; blank lines are passed over. Taking
+/// stops at the first line that is not JSON, which [`JsonLines::finish`]
+/// then judges. `I` gives each line with its 0-based number.
+pub struct JsonLines<I> {
+    lines: I,
     /// Why the text is not one JSON document, reported when it is not JSON
-    /// Lines either.
-    document_error: serde_json::Error,
-    /// The first line that failed, 0-based, and why.
+    /// Lines either; `None` for lines read from a file as they come.
+    document_error: Option<serde_json::Error>,
+    /// The first line that failed, and why.
     failed: Option<(usize, serde_json::Error)>,
     /// Lines parsed so far.
     taken: usize,
 }
 
-impl<'t> JsonLines<'t> {
-    pub fn new(text: &'t str, document_error: serde_json::Error) -> Self {
+impl<'t> JsonLines<std::iter::Enumerate<std::str::Lines<'t>>> {
+    /// The lines of a text that did not parse as one JSON document.
+    pub fn of_text(text: &'t str, document_error: serde_json::Error) -> Self {
+        JsonLines::new(text.lines().enumerate(), Some(document_error))
+    }
+}
+
+impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
+    pub fn new(lines: I, document_error: Option<serde_json::Error>) -> Self {
         JsonLines {
-            lines: text.lines().enumerate(),
+            lines,
             document_error,
             failed: None,
             taken: 0,
@@ -38,24 +46,31 @@ impl<'t> JsonLines<'t> {
     /// After the lines were taken: the number (1-based) of a last line
     /// left out because it was cut off, as the last line of a log still
     /// being written may be; or the error that makes the text no JSON
-    /// Lines. Lines past a failed one are never read.
+    /// Lines.
     pub fn finish(mut self, origin: &str) -> Result<Option<usize>, LoadError> {
-        let not_json =
-            |document_error| Err(LoadError::from_json(origin, String::new(), document_error));
-        let Some((number, error)) = self.failed.take() else {
-            return match self.taken {
-                0 | 1 => not_json(self.document_error),
-                _ => Ok(None),
-            };
+        let failed = self.failed.take();
+        if failed.is_none() && self.taken >= 2 {
+            return Ok(None);
+        }
+        // Not JSON Lines either: the whole-document error points into the
+        // file as one JSON text.
+        let not_json = |document_error: Option<serde_json::Error>| {
+            document_error.map(|e| LoadError::from_json(origin, String::new(), e))
         };
-        let last = self.lines.all(|(_, line)| line.trim().is_empty());
+        let Some((number, error)) = failed else {
+            let too_few =
+                LoadError::one_problem(origin, "", "it holds fewer than two lines".into());
+            return Err(not_json(self.document_error).unwrap_or(too_few));
+        };
+        let last = self.lines.all(|(_, line)| line.as_ref().trim().is_empty());
         if error.is_eof() && last && self.taken >= 2 {
             return Ok(Some(number + 1));
         }
-        // Not JSON Lines either: report the whole-document error, which
-        // points into the file as one JSON text.
         if number == 0 || self.taken == 0 {
-            return not_json(self.document_error);
+            let document_error = self.document_error.take();
+            if let Some(error) = not_json(document_error) {
+                return Err(error);
+            }
         }
         Err(LoadError::Syntax {
             origin: origin.to_owned(),
@@ -69,7 +84,7 @@ impl<'t> JsonLines<'t> {
     }
 }
 
-impl Iterator for JsonLines<'_> {
+impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> Iterator for JsonLines<I> {
     type Item = Value;
 
     fn next(&mut self) -> Option<Value> {
@@ -77,6 +92,7 @@ impl Iterator for JsonLines<'_> {
             return None;
         }
         for (number, line) in self.lines.by_ref() {
+            let line = line.as_ref();
             if line.trim().is_empty() {
                 continue;
             }

@@ -8,7 +8,7 @@ mod conversation;
 mod events;
 mod exchanges;
 mod inspect;
-mod lines;
+pub(crate) mod lines;
 mod openhands;
 mod segment;
 mod trajectory;
@@ -201,7 +201,7 @@ fn load_in(
     let (mut parsed, mut rest, mut unfinished_line) = match serde_json::from_str(&text) {
         Ok(document) => (Parsed::Document(document), None, None),
         Err(document_error) => {
-            let mut lines = JsonLines::new(&text, document_error);
+            let mut lines = JsonLines::of_text(&text, document_error);
             let head: Vec<Value> = lines.by_ref().take(HEAD_LINES).collect();
             if head.len() < HEAD_LINES {
                 let unfinished = lines.finish(origin)?;
@@ -242,13 +242,8 @@ fn load_in(
     let unfinished = |line: Option<usize>| line.map(|line| Note::UnfinishedLastLine { line });
     match (rest, parsed) {
         // A session is read as it is parsed, each line let go once read.
-        (Some(mut lines), Parsed::Lines(head)) if format == Format::ClaudeCode => {
-            let first = head.first().cloned().unwrap_or_default();
-            let mut read = read_claude_code(head.into_iter().chain(&mut lines), name, origin);
-            let taken = lines.taken();
-            read.notes.extend(unfinished(lines.finish(origin)?));
-            let seen = || lines_seen(taken, &first);
-            finish_import(read, format, origin, seen).map(|source| (source, None))
+        (Some(lines), Parsed::Lines(head)) if format == Format::ClaudeCode => {
+            load_session(head, lines, origin, name).map(|source| (source, None))
         }
         (rest, mut parsed) => {
             if let (Some(lines), Parsed::Lines(head)) = (rest, &mut parsed) {
@@ -262,11 +257,40 @@ fn load_in(
 }
 
 /// The lines a file opens with, enough to tell its format by.
-const HEAD_LINES: usize = 50;
+pub const HEAD_LINES: usize = 50;
+
+/// Whether JSON Lines that open with `head` are a Claude Code session
+/// (or are to be read as one), which can be read as it is parsed.
+pub fn is_session(head: &[Value], from: Option<Format>) -> bool {
+    head.len() >= 2 && from.or_else(|| detect_lines(head)) == Some(Format::ClaudeCode)
+}
+
+/// A Claude Code session read as its lines are parsed: `head`, the lines
+/// it was told by, then `rest`, each let go once read.
+pub fn load_session<I, L>(
+    head: Vec<Value>,
+    mut rest: JsonLines<I>,
+    origin: &str,
+    name: &str,
+) -> Result<Source, LoadError>
+where
+    I: Iterator<Item = (usize, L)>,
+    L: AsRef<str>,
+{
+    let first = head.first().cloned().unwrap_or_default();
+    let before = head.len();
+    let mut read = read_claude_code(head.into_iter().chain(&mut rest), name, origin);
+    let taken = before + rest.taken();
+    let unfinished = rest.finish(origin)?;
+    read.notes
+        .extend(unfinished.map(|line| Note::UnfinishedLastLine { line }));
+    let seen = || lines_seen(taken, &first);
+    finish_import(read, Format::ClaudeCode, origin, seen)
+}
 
 /// The rest of the lines, after `head`; the number of a cut-off last line.
-fn take_all(
-    mut lines: JsonLines,
+fn take_all<'t>(
+    mut lines: JsonLines<impl Iterator<Item = (usize, &'t str)>>,
     head: &mut Vec<Value>,
     origin: &str,
 ) -> Result<Option<usize>, LoadError> {
@@ -463,25 +487,25 @@ fn finish_import(
     })
 }
 
+/// The format one item of a file (a line, an array's item) is in.
+fn looks_like(v: &Value) -> Option<Format> {
+    let has = |key: &str| v.get(key).is_some();
+    if has("request") && has("response") {
+        Some(Format::Exchanges)
+    } else if has("message") && v.get("type").is_some_and(Value::is_string) || has("sessionId") {
+        Some(Format::ClaudeCode)
+    } else if codex::is_rollout_line(v) || codex::is_item(v) {
+        Some(Format::Codex)
+    } else if has("role") {
+        Some(Format::Conversation)
+    } else if has("version") && ["replies", "base", "runs"].iter().any(|k| has(k)) {
+        Some(Format::Native)
+    } else {
+        None
+    }
+}
+
 fn detect(parsed: &Parsed) -> Option<Format> {
-    let has = |v: &Value, key: &str| v.get(key).is_some();
-    let looks_like = |v: &Value| -> Option<Format> {
-        if has(v, "request") && has(v, "response") {
-            Some(Format::Exchanges)
-        } else if has(v, "message") && v.get("type").is_some_and(Value::is_string)
-            || has(v, "sessionId")
-        {
-            Some(Format::ClaudeCode)
-        } else if codex::is_rollout_line(v) || codex::is_item(v) {
-            Some(Format::Codex)
-        } else if has(v, "role") {
-            Some(Format::Conversation)
-        } else if has(v, "version") && ["replies", "base", "runs"].iter().any(|k| has(v, k)) {
-            Some(Format::Native)
-        } else {
-            None
-        }
-    };
     match parsed {
         Parsed::Document(Value::Object(top)) if inspect::detect(top) => Some(Format::Inspect),
         Parsed::Document(Value::Object(top)) if trajectory::detect(top) => Some(Format::Trajectory),
@@ -497,8 +521,14 @@ fn detect(parsed: &Parsed) -> Option<Format> {
         Parsed::Document(Value::Array(items)) => items.first().and_then(looks_like),
         Parsed::Document(_) => None,
         // Claude Code files open with summary or snapshot lines: look further.
-        Parsed::Lines(lines) => lines.iter().take(50).find_map(looks_like),
+        Parsed::Lines(lines) => detect_lines(lines),
     }
+}
+
+/// The format of JSON Lines, told by their first lines: Claude Code files
+/// open with summary or snapshot lines, so it looks past the first.
+fn detect_lines(lines: &[Value]) -> Option<Format> {
+    lines.iter().take(HEAD_LINES).find_map(looks_like)
 }
 
 /// What a file that made no run held, in its own terms.

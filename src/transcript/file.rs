@@ -1,0 +1,233 @@
+//! A file read once: whole, or, when it opens as a Claude Code session,
+//! line by line as its lines are imported, so that a session of hundreds
+//! of megabytes is never held as text beside the messages made of it.
+//! Either way a file over the size limit is refused (a regular file before
+//! it is read), and the progress is told as it goes.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Format, LoadError, Progress};
+
+/// Read this much at a time, to tell the progress as it goes; a file
+/// shorter than this is read whole.
+const CHUNK: u64 = 1 << 20;
+
+/// A file opened for reading, its size checked against the limit.
+pub struct Reading<'p> {
+    path: PathBuf,
+    file: std::io::Take<File>,
+    max_size: u64,
+    progress: Option<&'p Progress>,
+    /// The size the file says it has (0 for a pipe).
+    size: u64,
+    /// The bytes read so far.
+    read: u64,
+    /// Why reading stopped short, when it read past the size limit.
+    refused: Option<LoadError>,
+}
+
+/// What a file turned out to be once its first chunk was read.
+pub enum Opened<'p> {
+    /// Its bytes, all of them.
+    Whole(Vec<u8>),
+    /// A Claude Code session: the lines its first chunk holds, parsed, and
+    /// the rest, to be parsed as it is read.
+    Session(Vec<Value>, Box<FileLines<'p>>),
+}
+
+impl<'p> Reading<'p> {
+    pub fn open(
+        path: &Path,
+        max_size: u64,
+        progress: Option<&'p Progress>,
+    ) -> Result<Self, LoadError> {
+        let file = File::open(path).map_err(|e| read_error(path, e))?;
+        let metadata = file.metadata().ok();
+        let size = metadata.as_ref().map_or(0, |m| m.len());
+        // A regular file says its size: one too large is refused unread. A
+        // pipe or a device says nothing, and is read up to the limit.
+        if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
+            return Err(too_large(path, max_size));
+        }
+        progress.inspect(|p| p.sized(size));
+        Ok(Reading {
+            path: path.to_owned(),
+            file: file.take(max_size.saturating_add(1)),
+            max_size,
+            progress,
+            size: size.min(max_size),
+            read: 0,
+            refused: None,
+        })
+    }
+
+    /// Reads the first chunk; a file longer than that whose first lines
+    /// are a Claude Code session (or, with `from`, are to be read as one)
+    /// is left to be read line by line.
+    pub fn first_chunk(mut self, from: Option<Format>) -> Result<Opened<'p>, LoadError> {
+        // The whole file in one allocation when its size is known.
+        let mut bytes = Vec::with_capacity(self.size as usize + 1);
+        self.read_into(&mut bytes, Some(CHUNK))?;
+        if (bytes.len() as u64) < CHUNK {
+            self.progress.inspect(|p| p.read_all());
+            return Ok(Opened::Whole(bytes));
+        }
+        match session_head(&bytes, from) {
+            Some((head, lines, cut)) => {
+                let rest = bytes.split_off(cut);
+                let rest = std::io::Cursor::new(rest).chain(self);
+                Ok(Opened::Session(
+                    head,
+                    Box::new(FileLines {
+                        reader: BufReader::with_capacity(CHUNK as usize, rest),
+                        number: lines,
+                        offset: cut as u64,
+                        failed: None,
+                    }),
+                ))
+            }
+            None => {
+                self.read_into(&mut bytes, None)?;
+                self.progress.inspect(|p| p.read_all());
+                Ok(Opened::Whole(bytes))
+            }
+        }
+    }
+
+    /// Appends what is left to read (up to `limit` bytes) to `bytes`.
+    fn read_into(&mut self, bytes: &mut Vec<u8>, limit: Option<u64>) -> Result<(), LoadError> {
+        let start = bytes.len() as u64;
+        loop {
+            let wanted = limit.map_or(CHUNK, |l| (start + l).saturating_sub(bytes.len() as u64));
+            if wanted == 0 {
+                break;
+            }
+            let got = (&mut self.file)
+                .take(wanted.min(CHUNK))
+                .read_to_end(bytes)
+                .map_err(|e| read_error(&self.path, e))?;
+            self.count(got)?;
+            if got == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn count(&mut self, bytes: usize) -> Result<(), LoadError> {
+        self.read += bytes as u64;
+        if self.read > self.max_size {
+            return Err(too_large(&self.path, self.max_size));
+        }
+        self.progress.inspect(|p| p.read(self.read));
+        Ok(())
+    }
+}
+
+/// The rest of a session once its first chunk was read: the reader's errors
+/// come back as I/O errors, as [`FileLines`] reads them.
+impl Read for Reading<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let got = self.file.read(buf)?;
+        if let Err(refused) = self.count(got) {
+            self.refused = Some(refused);
+            return Err(std::io::Error::other("past the size limit"));
+        }
+        if got == 0 {
+            self.progress.inspect(|p| p.read_all());
+        }
+        Ok(got)
+    }
+}
+
+/// The lines of the first chunk that end in it, parsed, with how many
+/// lines that is and where the rest begins; `None` unless they are a
+/// session and all of them parse.
+fn session_head(bytes: &[u8], from: Option<Format>) -> Option<(Vec<Value>, usize, usize)> {
+    let cut = bytes.iter().rposition(|&b| b == b'\n')? + 1;
+    let text = std::str::from_utf8(&bytes[..cut]).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let head: Vec<Value> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let lines = text.lines().count();
+    super::import::is_session(&head, from).then_some((head, lines, cut))
+}
+
+/// A file's lines read one at a time, each with its 0-based number. A read
+/// that fails or a line that is no UTF-8 ends the lines, and is kept for
+/// [`FileLines::failure`].
+pub struct FileLines<'p> {
+    reader: BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, Reading<'p>>>,
+    number: usize,
+    /// Where the next line begins in the file.
+    offset: u64,
+    failed: Option<LoadError>,
+}
+
+impl FileLines<'_> {
+    /// Why the lines ended before the file did, if they did.
+    pub fn failure(&mut self) -> Option<LoadError> {
+        self.failed.take()
+    }
+
+    fn fail(&mut self, failure: LoadError) -> Option<(usize, String)> {
+        self.failed = Some(failure);
+        None
+    }
+}
+
+impl Iterator for FileLines<'_> {
+    type Item = (usize, String);
+
+    fn next(&mut self) -> Option<(usize, String)> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let mut line = Vec::new();
+        match self.reader.read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Err(error) => {
+                let reading = &mut self.reader.get_mut().get_mut().1;
+                let failure = reading.refused.take();
+                let failure = failure.unwrap_or_else(|| read_error(&reading.path, error));
+                self.fail(failure)
+            }
+            Ok(read) => match String::from_utf8(line) {
+                Ok(mut text) => {
+                    let number = self.number;
+                    self.number += 1;
+                    self.offset += read as u64;
+                    text.truncate(text.trim_end_matches(['\n', '\r']).len());
+                    Some((number, text))
+                }
+                Err(e) => {
+                    let path = self.reader.get_ref().get_ref().1.path.clone();
+                    let offset = self.offset as usize + e.utf8_error().valid_up_to();
+                    self.fail(LoadError::NotUtf8 { path, offset })
+                }
+            },
+        }
+    }
+}
+
+fn read_error(path: &Path, source: std::io::Error) -> LoadError {
+    LoadError::Read {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn too_large(path: &Path, max_size: u64) -> LoadError {
+    LoadError::TooLarge {
+        path: path.to_owned(),
+        max_size,
+    }
+}
