@@ -852,17 +852,18 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 may_write(Path::new(&file), out, force)?;
             }
             let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
-            let native = crate::transcript::shared::to_json(&source.runs)
-                .context("could not turn the runs into JSON")?;
-            let text = pretty(&native)? + "\n";
+            let native = crate::transcript::shared::native(&source.runs);
             match &output {
                 Some(path) => {
+                    let text = serde_json::to_string_pretty(&native)
+                        .context("could not turn the runs into JSON")?
+                        + "\n";
                     write_whole(path, &text)
                         .with_context(|| format!("could not write {}", path.display()))?;
                     eprint!("{}", report::summary(&file, &source, lang));
                     eprintln!("wrote {}", path.display());
                 }
-                None => emit(&text)?,
+                None => write_json(&native)?,
             }
         }
     }
@@ -928,10 +929,6 @@ fn write_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
         result => result.context("could not write the JSON report"),
     }
-}
-
-fn pretty(json: &serde_json::Value) -> anyhow::Result<String> {
-    serde_json::to_string_pretty(json).context("could not write the JSON report")
 }
 
 /// A failed command: bad input or a refused request (exit 2), or anything

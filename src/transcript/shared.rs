@@ -12,11 +12,12 @@
 //!   "runs": [ { …, "history": {"shared": 0, "from": 0, "to": 2}, … } ] }
 //! ```
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{LoadError, Problem, Transcript, localize, required, validate};
 use crate::engine::{History, Log, Message};
@@ -138,11 +139,32 @@ fn read_run(
     }
 }
 
-/// The runs as native JSON: one run as itself, runs that share a history
-/// in this form, others as an array.
-pub fn to_json(runs: &[Transcript]) -> serde_json::Result<Value> {
+/// Runs as the native format writes them: one run as itself, runs that
+/// share a history in this form, others as an array. Serialized straight
+/// to text, never through a JSON tree.
+pub enum Native<'a> {
+    One(&'a Transcript),
+    Many(&'a [Transcript]),
+    Shared {
+        histories: Vec<&'a [Message]>,
+        runs: Vec<SharedRun<'a>>,
+    },
+}
+
+/// A run of the shared form: its history written as its part of a shared
+/// one.
+#[derive(Serialize)]
+pub struct SharedRun<'a> {
+    #[serde(flatten)]
+    run: Cow<'a, Transcript>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<Part>,
+}
+
+/// The runs in the form they are written in.
+pub fn native(runs: &[Transcript]) -> Native<'_> {
     if let [one] = runs {
-        return serde_json::to_value(one);
+        return Native::One(one);
     }
     // Each shared log once, numbered in the order the runs first use it,
     // written up to the furthest message a run's history reaches.
@@ -158,37 +180,54 @@ pub fn to_json(runs: &[Transcript]) -> serde_json::Result<Value> {
     }
     let shares = runs.iter().filter(|r| !r.history.is_empty()).count() > logs.len();
     if !shares {
-        return serde_json::to_value(runs);
+        return Native::Many(runs);
     }
-    let histories: Vec<&[Message]> = logs
+    let histories = logs
         .iter()
         .map(|(log, end)| &log.messages()[..*end])
         .collect();
-    let mut written = Vec::with_capacity(runs.len());
-    for run in runs {
-        if run.history.is_empty() {
-            written.push(serde_json::to_value(run)?);
-            continue;
+    let runs = runs
+        .iter()
+        .map(|run| match run.history.is_empty() {
+            true => SharedRun {
+                run: Cow::Borrowed(run),
+                history: None,
+            },
+            // Without its history, which is written once above.
+            false => SharedRun {
+                run: Cow::Owned(Transcript {
+                    history: History::default(),
+                    ..run.clone()
+                }),
+                history: Some(Part {
+                    shared: numbers[&Arc::as_ptr(run.history.log())],
+                    from: run.history.range().start,
+                    to: run.history.range().end,
+                }),
+            },
+        })
+        .collect();
+    Native::Shared { histories, runs }
+}
+
+impl Serialize for Native<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        match self {
+            Native::One(run) => run.serialize(s),
+            Native::Many(runs) => runs.serialize(s),
+            Native::Shared { histories, runs } => {
+                let mut file = s.serialize_struct("Shared", 3)?;
+                file.serialize_field("version", &super::FORMAT_VERSION)?;
+                file.serialize_field("histories", histories)?;
+                file.serialize_field("runs", runs)?;
+                file.end()
+            }
         }
-        // Without its history, which is written once above.
-        let mut value = serde_json::to_value(Transcript {
-            history: History::default(),
-            ..run.clone()
-        })?;
-        if let Some(fields) = value.as_object_mut() {
-            let range = run.history.range();
-            let part = Part {
-                shared: numbers[&Arc::as_ptr(run.history.log())],
-                from: range.start,
-                to: range.end,
-            };
-            fields.insert("history".to_owned(), serde_json::to_value(part)?);
-        }
-        written.push(value);
     }
-    let mut file = Map::new();
-    file.insert("version".to_owned(), super::FORMAT_VERSION.into());
-    file.insert("histories".to_owned(), serde_json::to_value(histories)?);
-    file.insert("runs".to_owned(), Value::Array(written));
-    Ok(Value::Object(file))
+}
+
+/// The runs as native JSON, as [`native`] writes them.
+pub fn to_json(runs: &[Transcript]) -> serde_json::Result<Value> {
+    serde_json::to_value(native(runs))
 }
