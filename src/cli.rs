@@ -814,7 +814,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             } else {
                 write_whole(&output, &handout)
                     .with_context(|| format!("could not write {}", output.display()))?;
-                eprintln!("wrote {}", output.display());
+                eprintln!("wrote {}", sanitize(&output.display().to_string()));
             }
         }
         Command::Completions { shell } => {
@@ -855,13 +855,13 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let native = crate::transcript::shared::native(&source.runs);
             match &output {
                 Some(path) => {
-                    let text = serde_json::to_string_pretty(&native)
+                    let text = crate::text::inert_json(&native)
                         .context("could not turn the runs into JSON")?
                         + "\n";
                     write_whole(path, &text)
                         .with_context(|| format!("could not write {}", path.display()))?;
                     eprint!("{}", report::summary(&file, &source, lang));
-                    eprintln!("wrote {}", path.display());
+                    eprintln!("wrote {}", sanitize(&path.display().to_string()));
                 }
                 None => write_json(&native)?,
             }
@@ -917,11 +917,11 @@ fn emit(text: &str) -> anyhow::Result<()> {
 }
 
 /// Writes a JSON report to standard output as it is serialized, so that a
-/// large report is never held whole in memory.
+/// large report is never held whole in memory; inert in a terminal.
 fn write_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
     use std::io::{BufWriter, ErrorKind, Write};
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let written = serde_json::to_writer_pretty(&mut out, report)
+    let written = crate::text::write_inert_json(&mut out, report)
         .map_err(std::io::Error::from)
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush());

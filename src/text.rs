@@ -78,9 +78,113 @@ fn visible(c: char) -> Option<char> {
     }
 }
 
+/// Writes `value` as indented JSON in which every character a terminal
+/// could act on is escaped as `\uXXXX`: the C0 controls (as JSON itself
+/// requires), DEL, the C1 controls (U+009B is a one-byte CSI some
+/// terminals honour) and the bidirectional overrides and isolates. The
+/// output stays valid JSON and reads back to the same text.
+pub fn write_inert_json<W: std::io::Write>(
+    writer: W,
+    value: &impl serde::Serialize,
+) -> serde_json::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(writer, Inert::default());
+    value.serialize(&mut serializer)
+}
+
+/// The same, as a string.
+pub fn inert_json(value: &impl serde::Serialize) -> serde_json::Result<String> {
+    let mut out = Vec::new();
+    write_inert_json(&mut out, value)?;
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+}
+
+/// serde_json's indented layout, with the characters it leaves raw that a
+/// terminal would act on escaped.
+#[derive(Default)]
+struct Inert(serde_json::ser::PrettyFormatter<'static>);
+
+fn acts_on_terminal(c: char) -> bool {
+    matches!(c, '\x7f'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+impl serde_json::ser::Formatter for Inert {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|(_, c)| acts_on_terminal(*c)) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            write!(writer, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+
+    // The layout is the pretty formatter's.
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_written_for_a_terminal_escapes_what_a_terminal_acts_on() {
+        let hostile = "a\u{9b}31m\u{202e}b\u{2066}\x7f\x1b[2J é 中 😀";
+        let json = inert_json(&serde_json::json!({ hostile: [hostile] })).unwrap();
+        assert!(
+            !json
+                .chars()
+                .any(|c| acts_on_terminal(c) || (c.is_control() && c != '\n'))
+        );
+        assert!(
+            json.contains(r"a\u009b31m\u202eb\u2066\u007f\u001b[2J é 中 😀"),
+            "{json}"
+        );
+        // Still JSON, and the same text when read back.
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back[hostile][0], hostile);
+        assert_eq!(
+            inert_json(&serde_json::json!({"a": [1, {"b": null}]})).unwrap(),
+            serde_json::to_string_pretty(&serde_json::json!({"a": [1, {"b": null}]})).unwrap()
+        );
+    }
 
     #[test]
     fn escape_sequences_become_visible_text() {

@@ -328,6 +328,52 @@ fn escape_sequences_in_input_never_reach_the_terminal() {
     assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
 }
 
+#[test]
+fn json_output_escapes_what_a_terminal_would_act_on() {
+    // U+009B is a one-byte CSI to some terminals; U+202E reverses a line.
+    let hostile = "\u{9b}2J\u{202e}1974\u{2066}\u{7f}";
+    let doc = search_doc(vec![says(hostile, "end_turn")], 3);
+    let path = file("c1.json", doc.to_string());
+    let out_file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/c1 \u{1b}[31m.out.json");
+    let raw = |text: &str| text.contains(['\u{9b}', '\u{202e}', '\u{2066}', '\u{7f}', '\u{1b}']);
+    for args in [
+        vec!["run", "--format", "json"],
+        vec!["import"],
+        vec!["import", "--force", "-o", out_file.to_str().unwrap()],
+    ] {
+        let out = run(&[&args[..], &[path.to_str().unwrap()]].concat());
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert!(
+            !raw(&out.stdout) && !raw(&out.stderr),
+            "{args:?}: {out_stdout:?}",
+            out_stdout = out.stdout
+        );
+        let written = match args[0] {
+            "import" if args.len() > 1 => std::fs::read_to_string(&out_file).unwrap(),
+            _ => out.stdout,
+        };
+        assert!(
+            written.contains(r"\u009b2J\u202e1974\u2066\u007f"),
+            "{args:?}: {written}"
+        );
+        // Valid JSON, the text the same once read back.
+        let back: Value = serde_json::from_str(&written).unwrap();
+        assert!(back.to_string().contains(hostile), "{args:?}");
+    }
+    let out = run(&[
+        "import",
+        "--force",
+        "-o",
+        out_file.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.stderr.contains("wrote ") && out.stderr.contains("␛[31m"),
+        "{}",
+        out.stderr
+    );
+}
+
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
