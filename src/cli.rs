@@ -671,6 +671,9 @@ fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
 /// Runs a command. Errors carry their exit code.
 pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> {
     let lang = globals.lang;
+    // A price list given is read whatever the command: one that cannot be
+    // read is bad input even where no cost is shown.
+    let prices = globals.prices()?;
     match command {
         Command::Play {
             run,
@@ -684,7 +687,6 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             let how = globals.opening(from);
             let name = run.clone();
             let settings = loop_flags.settings(lang, screen_flags);
-            let prices = globals.prices()?;
             tui::play(&run, (settings, prices), move |progress| {
                 let how = Opening {
                     progress: Some(progress),
@@ -700,7 +702,6 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             from,
             redact,
         } => {
-            let prices = globals.prices()?;
             let source = open_redacted(&run, &globals.opening(from), lang, redact)?;
             let traces: Vec<Trace> = source
                 .runs

@@ -35,10 +35,26 @@ pub struct Price {
 pub struct Prices(BTreeMap<String, Price>);
 
 impl Prices {
-    /// Reads a price list, saying what is wrong and where when it is not one.
+    /// Reads a price list, saying what is wrong and where when it is not
+    /// one; a file past 1 MiB (an endless stream such as `/dev/zero`
+    /// included) is refused, a regular file before it is read.
     pub fn load(path: &Path) -> anyhow::Result<Prices> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("could not read the price list {}", path.display()))?;
+        use std::io::Read;
+        /// A list of every model there is fits in a few kilobytes.
+        const MAX_SIZE: u64 = 1 << 20;
+        let unreadable = || format!("could not read the price list {}", path.display());
+        let too_large = || format!("{} is larger than 1 MiB: no price list is", path.display());
+        let file = std::fs::File::open(path).with_context(unreadable)?;
+        let size = file
+            .metadata()
+            .map_or(0, |m| if m.is_file() { m.len() } else { 0 });
+        anyhow::ensure!(size <= MAX_SIZE, too_large());
+        let mut bytes = Vec::new();
+        file.take(MAX_SIZE + 1)
+            .read_to_end(&mut bytes)
+            .with_context(unreadable)?;
+        anyhow::ensure!(bytes.len() as u64 <= MAX_SIZE, too_large());
+        let text = String::from_utf8(bytes).with_context(unreadable)?;
         Prices::parse(&text).with_context(|| format!("{} is not a price list", path.display()))
     }
 

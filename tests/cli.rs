@@ -936,3 +936,33 @@ fn a_transcript_in_both_languages_is_read_once_from_a_pipe() {
         assert!(stdout.contains(expected), "{args:?}: {stdout}");
     }
 }
+
+#[test]
+fn a_price_list_is_read_whatever_the_command_and_never_past_a_mebibyte() {
+    // Given and unreadable: bad input, even where no cost is shown.
+    for command in ["list", "validate"] {
+        let args: &[&str] = match command {
+            "list" => &["list", "--prices", "nope.json"],
+            _ => &["validate", "paris", "--prices", "nope.json"],
+        };
+        assert_bad_input(args, &["could not read the price list nope.json"]);
+    }
+    // An endless stream is refused at the limit, not read on.
+    assert_bad_input(
+        &["run", "paris", "--prices", "/dev/zero"],
+        &["/dev/zero is larger than 1 MiB"],
+    );
+    // A larger file is refused before it is read: 8 GiB that take no room.
+    let big = file("prices-8g.json", "");
+    std::fs::File::options()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    assert_bad_input(
+        &["run", "paris", "--prices", big.to_str().unwrap()],
+        &["is larger than 1 MiB"],
+    );
+    std::fs::remove_file(big).unwrap();
+}
