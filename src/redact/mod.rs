@@ -11,6 +11,7 @@
 //! falls inside a character; a text with no secret is returned as it is,
 //! never copied, since a recording can be 50 MB.
 
+mod http;
 mod runs;
 
 pub use runs::{runs, source};
@@ -26,7 +27,10 @@ enum Kind {
     AwsAccessKey,
     GithubToken,
     SlackToken,
+    StripeKey,
     BearerToken,
+    /// The user and password of HTTP's Basic scheme.
+    BasicCredentials,
     PrivateKey,
     /// The value of a name like `password`.
     Password,
@@ -46,7 +50,9 @@ impl Kind {
             Kind::AwsAccessKey => "aws access key",
             Kind::GithubToken => "github token",
             Kind::SlackToken => "slack token",
+            Kind::StripeKey => "stripe key",
             Kind::BearerToken => "bearer token",
+            Kind::BasicCredentials => "basic credentials",
             Kind::PrivateKey => "private key",
             Kind::Password => "password",
             Kind::Secret => "secret",
@@ -117,7 +123,7 @@ fn is_value(text: &str, start: usize, end: usize) -> bool {
 /// The bytes `secret_at` looks further at, to pass over the others fast.
 const STARTS: [bool; 256] = {
     let mut starts = [false; 256];
-    let bytes = b"-=:BbsAgx";
+    let bytes = b"-=:BbsrAgx";
     let mut i = 0;
     while i < bytes.len() {
         starts[bytes[i] as usize] = true;
@@ -131,9 +137,10 @@ const STARTS: [bool; 256] = {
 fn secret_at(text: &str, at: usize) -> Option<Found> {
     match text.as_bytes()[at] {
         b'-' => private_key(text, at),
-        b'=' | b':' => assigned(text, at),
-        b'B' | b'b' => bearer(text, at),
-        b's' | b'A' | b'g' | b'x' => prefixed(text, at),
+        b'=' => assigned(text, at),
+        b':' => http::url_password(text, at).or_else(|| assigned(text, at)),
+        b'B' | b'b' => http::bearer(text, at).or_else(|| http::basic(text, at)),
+        b's' | b'r' | b'A' | b'g' | b'x' => prefixed(text, at),
         _ => None,
     }
 }
@@ -267,6 +274,22 @@ const FORMATS: &[Format] = &[
         digit: true,
         kind: Kind::SlackToken,
     },
+    // Stripe: live secret keys `sk_live_` and restricted keys `rk_live_`;
+    // test keys and publishable `pk_` keys are left, as Stripe's own
+    // security engineer advised GitLab's secret detection: "We only care
+    // about live API keys, as test keys cannot take any live actions
+    // against the API … pk keys are intended to be published, but rk keys
+    // are restricted. We also support longer key lengths",
+    // `(sk|rk)_live_[0-9a-z]{10,128}` (case-insensitive),
+    // https://gitlab.com/gitlab-org/gitlab/-/issues/458019; the key types:
+    // https://docs.stripe.com/keys.
+    Format {
+        prefixes: &["sk_live_", "rk_live_"],
+        body: |b| b.is_ascii_alphanumeric(),
+        len: 10..=128,
+        digit: true,
+        kind: Kind::StripeKey,
+    },
 ];
 
 /// A token known by its prefix, starting at `at`.
@@ -302,41 +325,14 @@ impl Format {
     }
 }
 
-/// The token after `Bearer ` (the scheme's name in any case): its own
-/// kind if it is a known key, a bearer token otherwise. The token is
-/// RFC 6750's b64token (letters, digits, `-._~+/`, then `=`),
-/// https://www.rfc-editor.org/rfc/rfc6750#section-2.1; at least 16 of
-/// them with a digit, so that "the bearer of bad news" stays.
-fn bearer(text: &str, at: usize) -> Option<Found> {
-    const SCHEME: &[u8] = b"bearer";
-    let bytes = text.as_bytes();
-    let word = bytes.get(at..at + SCHEME.len())?;
-    if !word.eq_ignore_ascii_case(SCHEME) || !starts_word(bytes, at) {
-        return None;
-    }
-    let after = at + SCHEME.len();
-    let spaces = bytes[after..]
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .count();
-    let start = after + spaces;
-    let len = bytes[start..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(b))
-        .count();
-    let end = start + len;
-    let token = &bytes[start..end];
-    let fits = spaces > 0 && len >= 16 && token.iter().any(u8::is_ascii_digit);
-    fits.then(|| secret_in(text, start, end, Kind::BearerToken))
-}
-
 /// A private key block, `-----BEGIN … PRIVATE KEY-----` to its
 /// `-----END … PRIVATE KEY-----` (RFC 7468's textual encoding,
-/// https://www.rfc-editor.org/rfc/rfc7468, and OpenSSH's and PGP's alike);
-/// a block with no end is redacted to the end of the text.
+/// https://www.rfc-editor.org/rfc/rfc7468, and OpenSSH's and PGP's alike).
+/// The block ends at the end line with the same label, as RFC 7468,
+/// section 2 has generators write it; a block without one is redacted to
+/// the end of the text, so that what is left never reads as another.
 fn private_key(text: &str, at: usize) -> Option<Found> {
     const BEGIN: &str = "-----BEGIN ";
-    const END: &str = "-----END ";
     const DASHES: &str = "-----";
     let label = text[at..].strip_prefix(BEGIN)?;
     // The label is short: look no further for its closing dashes.
@@ -344,15 +340,18 @@ fn private_key(text: &str, at: usize) -> Option<Found> {
     let close = head
         .windows(DASHES.len())
         .position(|w| w == DASHES.as_bytes())?;
-    if !label[..close].contains("PRIVATE KEY") {
+    // Labels are upper-case words (`RSA PRIVATE KEY`, `PGP PRIVATE KEY
+    // BLOCK`); text that only holds the words is no block.
+    let name = &label[..close];
+    let upper = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ';
+    if !name.contains("PRIVATE KEY") || !name.bytes().all(upper) {
         return None;
     }
     let body = at + BEGIN.len() + close + DASHES.len();
+    let end_line = format!("-----END {name}{DASHES}");
     let end = text[body..]
-        .find(END)
-        .map(|i| body + i + END.len())
-        .and_then(|label| text[label..].find(DASHES).map(|i| label + i + DASHES.len()))
-        .unwrap_or(text.len());
+        .find(&end_line)
+        .map_or(text.len(), |i| body + i + end_line.len());
     Some(Found {
         start: at,
         end,
