@@ -527,6 +527,7 @@ impl LoopFlags {
             mistake: self.mistake.map(MistakeArg::mistake),
             // https://no-color.org: present and not empty.
             monochrome: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            redacted: false,
         }
     }
 }
@@ -686,7 +687,10 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             ensure_exists(&run)?;
             let how = globals.opening(from);
             let name = run.clone();
-            let settings = loop_flags.settings(lang, screen_flags);
+            let settings = tui::Settings {
+                redacted: redact.redact,
+                ..loop_flags.settings(lang, screen_flags)
+            };
             tui::play(&run, (settings, prices), move |progress| {
                 let how = Opening {
                     progress: Some(progress),

@@ -86,10 +86,23 @@ fn a_file_s_run_is_named_by_its_path_and_chinese_is_kept() {
     app.opened = Some(Opened {
         what: "my runs/paris.json".to_owned(),
         first: index,
+        redacted: false,
     });
     let (copied, _) = copied_after(&mut app, &["Right", "y"]);
     assert_eq!(
         copied,
         ["loopstep play 'my runs/paris.json' --step 2 --lang zh"]
+    );
+    // A screen opened with --redact links to itself redacted, or the link
+    // would show every secret it hid.
+    app.opened = Some(Opened {
+        what: "my runs/paris.json".to_owned(),
+        first: index,
+        redacted: true,
+    });
+    let (copied, _) = copied_after(&mut app, &["y"]);
+    assert_eq!(
+        copied,
+        ["loopstep play 'my runs/paris.json' --step 2 --lang zh --redact"]
     );
 }

@@ -41,6 +41,8 @@ pub struct Settings {
     pub step: Option<usize>,
     /// Open in quiz mode.
     pub quiz: bool,
+    /// The runs' secrets were replaced as they loaded (`--redact`).
+    pub redacted: bool,
 }
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].

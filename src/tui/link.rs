@@ -15,6 +15,9 @@ use super::app::App;
 pub struct Opened {
     pub what: String,
     pub first: usize,
+    /// Opened with `--redact`: the command opens it so again, or it would
+    /// show every secret the screen hid.
+    pub redacted: bool,
 }
 
 /// The command, and how many runs on from the one it opens the frame is
@@ -39,6 +42,9 @@ pub fn command(app: &App) -> (String, usize) {
     }
     if app.lang == Lang::Zh {
         command += " --lang zh";
+    }
+    if app.opened.as_ref().is_some_and(|o| o.redacted) {
+        command += " --redact";
     }
     (command, tabs)
 }

@@ -205,6 +205,7 @@ pub fn play<E: Send + 'static>(
         app.opened = Some(Opened {
             what: what.to_owned(),
             first: index,
+            redacted: settings.redacted,
         });
         app.prices = prices;
         let mut events = Typed {
