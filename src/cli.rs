@@ -853,6 +853,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             from,
             redact,
         } => {
+            // `-o -` is standard output, as for export.
+            let output = output.filter(|out| out.as_os_str() != "-");
             if let Some(out) = &output {
                 may_write(Path::new(&file), out, force)?;
             }

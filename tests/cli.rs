@@ -966,3 +966,18 @@ fn a_price_list_is_read_whatever_the_command_and_never_past_a_mebibyte() {
     );
     std::fs::remove_file(big).unwrap();
 }
+
+#[test]
+fn import_to_a_dash_writes_to_standard_output_and_no_file() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = loopstep()
+        .current_dir(&dir)
+        .args(["import", &fixture("conversation-anthropic.json"), "-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let written: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(written.to_string().contains(r#""version":1"#), "{written}");
+    assert!(!dir.join("-").exists(), "no file named -");
+}
