@@ -126,6 +126,11 @@ impl History {
     /// Characters in the first `count` messages, counted once per log.
     pub fn chars_in_first(&self, count: usize) -> usize {
         let end = self.range.end.min(self.range.start + count);
+        if end == self.range.start {
+            // No message: the log is not counted for it (the first run of
+            // a long session opens before its log is).
+            return 0;
+        }
         self.log.chars_before(end) - self.log.chars_before(self.range.start)
     }
 
