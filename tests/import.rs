@@ -740,3 +740,39 @@ fn a_session_larger_than_a_chunk_is_read_from_its_file_as_it_is_imported() {
         "{error:?}"
     );
 }
+
+#[test]
+fn a_session_with_one_line_past_its_first_chunk_is_read_whole() {
+    // The first MiB holds all its lines but one, which runs past it: the
+    // lines read from the file then are fewer than two, and the session
+    // still counts every line it has.
+    let session = common::generated::claude_code_session(4, 40, 10_000);
+    let mut text = String::new();
+    for line in session.lines() {
+        text.push_str(line);
+        text.push('\n');
+        if text.len() > 1 << 20 {
+            break;
+        }
+    }
+    let from_text = loopstep::transcript::import::load(
+        text.clone(),
+        "s",
+        "s",
+        None,
+        loopstep::narrate::Lang::En,
+    )
+    .unwrap();
+    let from_file = open_written("one-past", &text).unwrap();
+    assert_eq!(from_file.runs.len(), from_text.runs.len());
+    assert_eq!(from_file.notes, from_text.notes);
+    // The same with that last line cut off: a note, not an error.
+    let cut = &text[..text.len() - 40];
+    let source = open_written("one-past-cut", cut).unwrap();
+    let note = format!("line {}, the last, is cut off", text.lines().count());
+    assert!(
+        source.notes.iter().any(|n| n.to_string().contains(&note)),
+        "{:?}",
+        source.notes
+    );
+}

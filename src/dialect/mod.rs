@@ -412,6 +412,16 @@ mod tests {
                 "{dialect:?}"
             );
         }
+        // Only the model asks for calls: an id in a user message of the
+        // history is none it used.
+        let mut user_call = asks("c");
+        user_call.role = Role::User;
+        let odd = History::new(vec![user_call, Message::user_text("x")]);
+        let mut checker = Dialect::AnthropicMessages.checker(&odd);
+        let added = [Message::user_text("q2"), asks("c"), answers("c")];
+        for (i, message) in (2..).zip(&added) {
+            assert_eq!(checker.push(i, message), Ok(()));
+        }
         // Calls left unanswered at the history's end break the run's first request.
         let pending = History::new(vec![Message::user_text("q1"), asks("b")]);
         for dialect in [Dialect::AnthropicMessages, Dialect::OpenaiChat] {

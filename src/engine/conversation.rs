@@ -8,14 +8,15 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::message::{Block, Message};
+use super::message::{Block, Message, Role};
 
 /// Messages shared by the runs of one log, with the tool-call ids in them
 /// found once, when a run first asks.
 #[derive(Debug, Default)]
 pub struct Log {
     messages: Vec<Message>,
-    /// Where each tool-call id is asked for, in message order.
+    /// Where each tool-call id is asked for, in message order: by the
+    /// model, in its replies, as the APIs count calls.
     calls: OnceLock<HashMap<String, Vec<usize>>>,
     /// Characters in the first n messages, for every n.
     chars: OnceLock<Vec<usize>>,
@@ -52,7 +53,8 @@ impl Log {
     fn asks_for(&self, id: &str, range: &Range<usize>) -> bool {
         let calls = self.calls.get_or_init(|| {
             let mut calls: HashMap<String, Vec<usize>> = HashMap::new();
-            for (at, message) in self.messages.iter().enumerate() {
+            let replies = self.messages.iter().enumerate();
+            for (at, message) in replies.filter(|(_, m)| m.role == Role::Assistant) {
                 for block in &message.content {
                     if let Block::ToolUse { id, .. } = block {
                         calls.entry(id.clone()).or_default().push(at);
@@ -357,7 +359,7 @@ mod tests {
     #[test]
     fn a_history_finds_the_calls_in_its_own_part_of_the_log() {
         let call = |id: &str| Message {
-            role: super::super::message::Role::Assistant,
+            role: Role::Assistant,
             content: vec![Block::ToolUse {
                 id: id.into(),
                 name: "t".into(),

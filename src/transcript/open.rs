@@ -144,8 +144,8 @@ fn open_file_with(
     let bytes = match reading.first_chunk(how.from)? {
         Opened::Whole(bytes) => bytes,
         Opened::Session(head, mut rest) => {
-            let source =
-                import::load_session(head, JsonLines::new(&mut rest, None), &origin, &name);
+            let lines = JsonLines::after(head.len(), &mut rest);
+            let source = import::load_session(head, lines, &origin, &name);
             // A read that failed ends the lines early: it is the error.
             if let Some(failure) = rest.failure() {
                 return Err(failure);

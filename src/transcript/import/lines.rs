@@ -29,7 +29,7 @@ impl<'t> JsonLines<std::iter::Enumerate<std::str::Lines<'t>>> {
 }
 
 impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
-    pub fn new(lines: I, document_error: Option<serde_json::Error>) -> Self {
+    fn new(lines: I, document_error: Option<serde_json::Error>) -> Self {
         JsonLines {
             lines,
             document_error,
@@ -38,7 +38,16 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
         }
     }
 
-    /// How many lines were taken.
+    /// Lines read from a file as they come, after `taken` lines of it
+    /// already parsed (which count towards the lines a text must have).
+    pub fn after(taken: usize, lines: I) -> Self {
+        JsonLines {
+            taken,
+            ..JsonLines::new(lines, None)
+        }
+    }
+
+    /// How many lines were taken, those it follows included.
     pub fn taken(&self) -> usize {
         self.taken
     }

@@ -278,9 +278,8 @@ where
     L: AsRef<str>,
 {
     let first = head.first().cloned().unwrap_or_default();
-    let before = head.len();
     let mut read = read_claude_code(head.into_iter().chain(&mut rest), name, origin);
-    let taken = before + rest.taken();
+    let taken = rest.taken();
     let unfinished = rest.finish(origin)?;
     read.notes
         .extend(unfinished.map(|line| Note::UnfinishedLastLine { line }));
