@@ -981,3 +981,20 @@ fn import_to_a_dash_writes_to_standard_output_and_no_file() {
     assert!(written.to_string().contains(r#""version":1"#), "{written}");
     assert!(!dir.join("-").exists(), "no file named -");
 }
+
+#[test]
+fn a_folder_as_the_output_is_refused_with_or_without_force() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("out-folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    let folder = dir.to_str().unwrap();
+    let fixture_path = fixture("conversation-anthropic.json");
+    for force in [false, true] {
+        let mut args = vec!["import", "-o", folder];
+        args.extend(force.then_some("--force"));
+        args.push(&fixture_path);
+        assert_bad_input(&args, &["is a folder; give the name of a file to write"]);
+        let mut args = vec!["export", "paris", "-o", folder];
+        args.extend(force.then_some("--force"));
+        assert_bad_input(&args, &["is a folder; give the name of a file to write"]);
+    }
+}
