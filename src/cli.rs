@@ -887,7 +887,7 @@ fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
     if output.is_dir() {
         return Err(Failure::Refused(format!(
             "{} is a folder; give the name of a file to write",
-            sanitize(&output.display().to_string())
+            output.display()
         )));
     }
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);

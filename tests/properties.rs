@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 
 use common::{asks_with_stop, says, search_doc};
 use loopstep::dialect::Dialect;
-use loopstep::engine::{Block, Config, Event, Outcome, Phase, Role, StopReason, Trace};
+use loopstep::engine::{Block, Config, Event, Message, Outcome, Phase, Role, StopReason, Trace};
 use loopstep::transcript::Transcript;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -112,7 +112,7 @@ proptest! {
     ) {
         let trace = replay(&run, max_turns);
         prop_assert!(!matches!(trace.outcome(), Some(Outcome::Rejected(_))));
-        let messages = trace.messages.all().to_vec();
+        let messages: Vec<Message> = trace.messages.all().iter().cloned().collect();
         for (i, message) in messages.iter().enumerate() {
             let asked: Vec<&str> = message.tool_calls().map(|c| c.id).collect();
             if message.role != Role::Assistant || asked.is_empty() || i + 1 == messages.len() {

@@ -209,11 +209,6 @@ impl Conversation {
             back: &self.own,
         }
     }
-
-    /// The first `count` messages.
-    pub fn first(&self, count: usize) -> Messages<'_> {
-        self.all().range(0..count)
-    }
 }
 
 impl Index<usize> for Conversation {
@@ -288,10 +283,6 @@ impl<'a> Messages<'a> {
     pub fn from(&self, start: usize) -> Messages<'a> {
         self.range(start..self.len())
     }
-
-    pub fn to_vec(&self) -> Vec<Message> {
-        self.iter().cloned().collect()
-    }
 }
 
 impl Index<usize> for Messages<'_> {
@@ -336,7 +327,7 @@ mod tests {
         let conversation = conversation();
         assert_eq!(conversation.len(), 4);
         assert_eq!(texts(conversation.all()), ["b", "c", "d", "e"]);
-        assert_eq!(texts(conversation.first(3)), ["b", "c", "d"]);
+        assert_eq!(texts(conversation.all().range(0..3)), ["b", "c", "d"]);
         assert_eq!(texts(conversation.all().range(1..3)), ["c", "d"]);
         assert_eq!(texts(conversation.all().range(3..9)), ["e"]);
         assert_eq!(texts(conversation.all().from(2)), ["d", "e"]);
