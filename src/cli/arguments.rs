@@ -1,0 +1,457 @@
+//! The command line as clap reads it: the subcommands, their flags, and
+//! the checks a flag's value must pass.
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::engine::{MAX_TURNS, Mistake};
+use crate::transcript::Format as SourceFormat;
+use crate::tui::handout::ScreenSize;
+use crate::tui::theme::Theme;
+
+/// The run `loopstep` opens with no arguments: the multi-step lesson.
+pub const DEFAULT_RUN: &str = "aurora-run";
+
+pub(super) const EXAMPLES: &str = "\
+Examples:
+  loopstep                              open the screen on the multi-step demo (aurora-run)
+  loopstep paris --max-turns 1          open the screen on another run (play is implied)
+  loopstep run aurora-run               print every step of the demo, headless
+  loopstep run aurora-run --max-turns 2 the same run with a budget of two calls: result None
+  loopstep run paris --format json      the one-shot run as JSON
+  loopstep validate my-run.json         check a transcript you wrote
+  loopstep run log.jsonl                replay a real recording (conversation, exchange log,
+                                        Claude Code session), recognised automatically
+  loopstep import log.jsonl -o run.json turn a recording into an editable transcript
+
+Exit codes:
+  0  the replay completed (an answer, None and every other outcome count)
+  1  something outside the input failed (the terminal, writing output)
+  2  bad input: a missing file, broken JSON, an invalid transcript or flag,
+     or a refused request (import over an existing file without --force)";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "loopstep",
+    version,
+    about = "Step through an LLM agent loop, one phase at a time.",
+    long_about = "Step through an LLM agent loop, one phase at a time.\n\n\
+        loopstep replays recorded agent runs through a real agent loop: call the model \
+        with the whole `messages` list, check the stop reason, dispatch every requested \
+        tool, append the results as one message, and call again — until the model \
+        answers or the turn budget (max_turns) is spent and the loop returns None. \
+        Replays are deterministic, free and offline.\n\n\
+        With no command it opens the teaching screen on the multi-step run.",
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The language of the screen and the reports: zh (中文) or en
+    /// [default: from LC_ALL, LC_MESSAGES, LANG; zh* is Chinese].
+    #[arg(long, global = true, value_enum, value_name = "LANG")]
+    pub lang: Option<LangArg>,
+    /// The largest file to read, as bytes or with a unit: 500MiB, 2GiB.
+    /// A larger file (or an endless stream) is refused [default: 1GiB].
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    pub max_size: Option<u64>,
+    /// A price list, to tell what recorded calls cost: JSON of model names
+    /// to dollars per million tokens, e.g. {"gpt-5": {"input": 1.25,
+    /// "output": 10, "cache_read": 0.125}} (cache_read and cache_write
+    /// default to the input price). None is built in: prices change.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// 中文
+    Zh,
+    /// English
+    En,
+}
+
+/// `--max-size`: bytes, or a number with KiB, MiB or GiB (K, M, G too).
+pub(super) fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or e.g. 500MiB or 2GiB"))?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" | "kb" => 1 << 10,
+        "m" | "mib" | "mb" => 1 << 20,
+        "g" | "gib" | "gb" => 1 << 30,
+        other => return Err(format!("`{other}` is not a unit: use KiB, MiB or GiB")),
+    };
+    number
+        .checked_mul(scale)
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("`{text}` is not a size loopstep can use"))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open the teaching screen on a run (this is what `loopstep` alone does).
+    Play {
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+        #[arg(default_value = DEFAULT_RUN)]
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        #[command(flatten)]
+        screen_flags: ScreenFlags,
+        #[command(flatten)]
+        redact: RedactFlag,
+    },
+    /// Replay a run headless and print each step, ending with its result.
+    Run {
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        /// How to print the trace.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        #[command(flatten)]
+        redact: RedactFlag,
+    },
+    /// Two runs side by side, or one run under two settings, stepping
+    /// together; marks the first step where they part (`v` goes there).
+    #[command(
+        long_about = "Two runs side by side, or one run under two settings, stepping together.\n\n\
+            Both columns show the loop diagram, `messages`, the turn budget and the caption at \
+            the same step number; a side whose run has ended stays on its last step. The row \
+            under the title names the first step where the two replays differ, and `v` goes \
+            there. The loop flags set both sides; --left-… and --right-… set one side only.\n\n\
+            Keys: →/← step, n/p (]/[) turn, Home/End, v first divergence, L 中文, t theme, \
+            ? help, q quit. With --format, or when standard output is no terminal, it prints \
+            instead: text (a line a side, then the divergence) or JSON.",
+        after_help = "Examples:\n  \
+            loopstep compare aurora-run aurora-run --right-max-turns 2   the same run, a budget of 2 on the right\n  \
+            loopstep compare aurora-run aurora-run --right-check lesson  the lesson's check against production's\n  \
+            loopstep compare paris paris --right-mistake drop-results    the correct loop against a mistake\n  \
+            loopstep compare a.json b.json --format json                 where two recordings part, as JSON"
+    )]
+    Compare {
+        /// The left run: a built-in run's name, or a transcript or recording's path.
+        left: String,
+        /// The right run: the same as the left, or another.
+        right: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        #[command(flatten)]
+        sides: SideFlags,
+        /// Print instead of opening the screen: text, or JSON with the
+        /// first divergence [default: the screen, or text when standard
+        /// output is no terminal].
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Read the files as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        /// Colours: dark, light for a bright room, high-contrast for a
+        /// projector (`t` cycles). NO_COLOR set in the environment draws
+        /// without colour whatever the theme.
+        #[arg(long, value_enum, default_value_t)]
+        theme: Theme,
+    },
+    /// List the built-in runs.
+    List,
+    /// Write a run, step by step with the screen's captions, as a handout
+    /// for students: Markdown, one self-contained HTML page, or an
+    /// asciicast recording of the screen playing it.
+    Export {
+        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+        run: String,
+        #[command(flatten)]
+        loop_flags: LoopFlags,
+        /// Where to write it; `-` is standard output. Never the recording
+        /// itself; an existing file only with --force.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// What to write [default: from OUT's extension: .html or .htm is
+        /// html, .cast is cast, anything else (and `-`) markdown].
+        #[arg(long, value_enum)]
+        format: Option<HandoutFormat>,
+        /// The recording's terminal, for the cast format [default: 80x24].
+        #[arg(long, value_name = "COLSxROWS", value_parser = ScreenSize::parse)]
+        size: Option<ScreenSize>,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// Read the file as this format instead of recognising it.
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        /// Keep API keys, tokens, passwords and private keys as recorded.
+        /// Without it they are replaced by a marker of their kind
+        /// ([redacted: openai key]), since handouts get shared.
+        #[arg(long)]
+        no_redact: bool,
+    },
+    /// Print a completion script for a shell, e.g.
+    /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
+    /// `loopstep completions zsh > ~/.zfunc/_loopstep`,
+    /// `loopstep completions fish > ~/.config/fish/completions/loopstep.fish`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Check a transcript or recording and report every problem found in it.
+    Validate {
+        /// The path of a transcript file (or a built-in run's name).
+        path: String,
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+    },
+    /// Turn a recording (conversation, exchange log, Claude Code session)
+    /// into loopstep's own transcript format, to edit or share (with
+    /// --redact before sharing).
+    Import {
+        /// The recording to read.
+        file: String,
+        /// Where to write the transcript [default: standard output]. Never
+        /// the recording itself; an existing file only with --force.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Replace OUT if it exists.
+        #[arg(long, requires = "output")]
+        force: bool,
+        #[arg(long, value_enum)]
+        from: Option<FromFormat>,
+        #[command(flatten)]
+        redact: RedactFlag,
+    },
+}
+
+/// Flags that set up the loop, shared by the commands that replay.
+#[derive(Debug, Default, Args)]
+pub struct LoopFlags {
+    /// The turn budget: how many model calls the loop may make [default: the run's own].
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    pub max_turns: Option<NonZeroU32>,
+    /// How the loop reads the stop reason: `lesson` treats everything but a tool
+    /// request as the answer; `production` handles each stop reason on its own.
+    #[arg(long, value_enum, default_value_t = Check::Production)]
+    pub check: Check,
+    /// Make the loop commit one of the lessons' common mistakes on purpose,
+    /// to see what it breaks.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub mistake: Option<MistakeArg>,
+}
+
+/// `--redact`, for the commands that show or write a run as recorded
+/// unless told otherwise.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct RedactFlag {
+    /// Replace API keys, tokens, passwords and private keys in every text
+    /// with a marker of their kind ([redacted: openai key]): a best effort
+    /// by pattern, not a guarantee.
+    #[arg(long)]
+    pub(super) redact: bool,
+}
+
+/// `compare`'s flags for one side: each overrides the loop flag of the
+/// same name on that side only.
+#[derive(Debug, Default, Args)]
+pub struct SideFlags {
+    /// The left run's turn budget.
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    pub(super) left_max_turns: Option<NonZeroU32>,
+    /// The right run's turn budget.
+    #[arg(long, value_name = "N", value_parser = parse_max_turns)]
+    pub(super) right_max_turns: Option<NonZeroU32>,
+    /// The left run's check.
+    #[arg(long, value_enum, value_name = "CHECK")]
+    pub(super) left_check: Option<Check>,
+    /// The right run's check.
+    #[arg(long, value_enum, value_name = "CHECK")]
+    pub(super) right_check: Option<Check>,
+    /// The left run's common mistake.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub(super) left_mistake: Option<MistakeArg>,
+    /// The right run's common mistake.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub(super) right_mistake: Option<MistakeArg>,
+}
+
+impl SideFlags {
+    /// The loop flags of each side: the shared ones, overridden where a
+    /// side has its own.
+    pub(super) fn split(&self, shared: &LoopFlags) -> [LoopFlags; 2] {
+        let side = |max_turns: Option<NonZeroU32>, check: Option<Check>, mistake| LoopFlags {
+            max_turns: max_turns.or(shared.max_turns),
+            check: check.unwrap_or(shared.check),
+            mistake: Option::or(mistake, shared.mistake),
+        };
+        [
+            side(self.left_max_turns, self.left_check, self.left_mistake),
+            side(self.right_max_turns, self.right_check, self.right_mistake),
+        ]
+    }
+}
+
+/// The common mistakes, for `--mistake`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MistakeArg {
+    /// Run the tools but never append their results.
+    DropResults,
+    /// Do not save the model's own tool request into messages.
+    ForgetRequest,
+    /// Append the tool results before the model's own request.
+    WrongOrder,
+    /// Send parallel results as separate messages.
+    SplitResults,
+    /// Stop when the reply has text, without reading the stop reason.
+    StopOnText,
+    /// No max_turns: only the engine's safety cap stops the loop.
+    NoBudget,
+}
+
+impl MistakeArg {
+    pub(super) fn mistake(self) -> Mistake {
+        match self {
+            MistakeArg::DropResults => Mistake::DropResults,
+            MistakeArg::ForgetRequest => Mistake::ForgetRequest,
+            MistakeArg::WrongOrder => Mistake::WrongOrder,
+            MistakeArg::SplitResults => Mistake::SplitResults,
+            MistakeArg::StopOnText => Mistake::StopOnText,
+            MistakeArg::NoBudget => Mistake::NoBudget,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HandoutFormat {
+    /// A Markdown text: each step's heading, line and caption.
+    Markdown,
+    /// One HTML page that needs no network: the loop diagram at each step,
+    /// ←/→ or j/k step through it.
+    Html,
+    /// An asciicast v2 recording of the screen playing the run by itself,
+    /// a step every 1.5 s, for the asciinema player.
+    Cast,
+}
+
+impl HandoutFormat {
+    /// The format OUT's extension names; Markdown for any other, and for
+    /// standard output.
+    pub(super) fn of_path(path: &Path) -> HandoutFormat {
+        let extension = path.extension().and_then(|e| e.to_str());
+        match extension.map(str::to_ascii_lowercase).as_deref() {
+            Some("html" | "htm") => HandoutFormat::Html,
+            Some("cast") => HandoutFormat::Cast,
+            _ => HandoutFormat::Markdown,
+        }
+    }
+}
+
+/// The recording formats, for `--from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromFormat {
+    /// loopstep's own transcript.
+    Native,
+    /// A messages list (Anthropic or OpenAI shape).
+    Conversation,
+    /// Request/response pairs (Anthropic, OpenAI Chat, OpenAI Responses).
+    Exchanges,
+    /// A Claude Code session file.
+    ClaudeCode,
+    /// A SWE-agent or mini-swe-agent trajectory.
+    Trajectory,
+    /// A Codex CLI session rollout.
+    Codex,
+    /// An OpenHands trajectory.
+    #[value(name = "openhands")]
+    OpenHands,
+    /// An Inspect AI eval log (.json).
+    Inspect,
+    /// A VCR cassette in YAML (vcrpy, pytest-recording).
+    Cassette,
+    /// The server-sent events of one streamed response.
+    Events,
+}
+
+impl FromFormat {
+    pub(super) fn format(self) -> SourceFormat {
+        match self {
+            FromFormat::Native => SourceFormat::Native,
+            FromFormat::Conversation => SourceFormat::Conversation,
+            FromFormat::Exchanges => SourceFormat::Exchanges,
+            FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
+            FromFormat::Trajectory => SourceFormat::Trajectory,
+            FromFormat::Codex => SourceFormat::Codex,
+            FromFormat::OpenHands => SourceFormat::OpenHands,
+            FromFormat::Inspect => SourceFormat::Inspect,
+            FromFormat::Cassette => SourceFormat::Cassette,
+            FromFormat::Events => SourceFormat::Events,
+        }
+    }
+}
+
+/// How the screen opens: for a class, as the teacher prepared it.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct ScreenFlags {
+    /// Open playing the run by itself, a phase every 1.5 s (`a` pauses,
+    /// `<` and `>` change the speed).
+    #[arg(long)]
+    pub(super) autoplay: bool,
+    /// Open on this step (1-based), as a teacher prepared it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) step: Option<u32>,
+    /// Open in quiz mode: the class guesses each check before it shows.
+    #[arg(long)]
+    pub(super) quiz: bool,
+    /// Colours: dark, light for a bright room, high-contrast for a
+    /// projector (`t` cycles). NO_COLOR set in the environment draws
+    /// without colour whatever the theme.
+    #[arg(long, value_enum, default_value_t)]
+    pub(super) theme: Theme,
+    /// Leave the mouse to the terminal, to select text without holding
+    /// Shift; the timeline then takes no clicks.
+    #[arg(long)]
+    pub(super) no_mouse: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum Check {
+    Lesson,
+    #[default]
+    Production,
+}
+
+pub(super) fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
+    let n: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if n < 1 {
+        return Err(format!(
+            "must be at least 1 (the loop needs one model call), got {n}"
+        ));
+    }
+    u32::try_from(n)
+        .ok()
+        .filter(|n| *n <= MAX_TURNS)
+        .and_then(NonZeroU32::new)
+        .ok_or_else(|| format!("{n} is too large: loopstep replays at most {MAX_TURNS} turns"))
+}

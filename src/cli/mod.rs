@@ -1,0 +1,15 @@
+//! The command line: subcommands, flags, and what each exit code means.
+
+mod arguments;
+mod execute;
+mod failure;
+mod implied;
+mod output;
+mod runs;
+mod settings;
+
+pub use arguments::*;
+pub use execute::execute;
+pub use failure::Failure;
+pub use implied::with_play_implied;
+pub use settings::Globals;
