@@ -423,7 +423,7 @@ fn import_never_writes_over_its_recording_nor_an_existing_file_unasked() {
     let recording = recording.to_str().unwrap();
     assert_bad_input(
         &["import", recording, "-o", recording],
-        &["is the recording being read"],
+        &["is part of the recording being read"],
     );
     let other = file("existing.json", "keep me");
     let other = other.to_str().unwrap();
@@ -905,7 +905,7 @@ fn export_refuses_a_size_it_cannot_use_and_writes_over_no_recording() {
             &[
                 "export", recording, "--format", format, "-o", recording, "--force",
             ],
-            &["is the recording being read"],
+            &["is part of the recording being read"],
         );
     }
     assert_eq!(std::fs::read(recording).unwrap(), before);
@@ -997,4 +997,210 @@ fn a_folder_as_the_output_is_refused_with_or_without_force() {
         args.extend(force.then_some("--force"));
         assert_bad_input(&args, &["is a folder; give the name of a file to write"]);
     }
+}
+
+/// A folder of its own under the test target folder, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("writes")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_symbolic_link_as_the_output_stays_a_link_to_what_is_written() {
+    let dir = scratch("link");
+    std::fs::write(dir.join("real.md"), "old").unwrap();
+    std::os::unix::fs::symlink("real.md", dir.join("link.md")).unwrap();
+    let link = dir.join("link.md");
+    let link = link.to_str().unwrap();
+    assert_bad_input(&["export", "paris", "-o", link], &["exists", "--force"]);
+    let written = run(&["export", "paris", "-o", link, "--force"]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    assert!(std::fs::symlink_metadata(link).unwrap().is_symlink());
+    let text = std::fs::read_to_string(dir.join("real.md")).unwrap();
+    assert!(text.starts_with("# "), "{text}");
+    assert_eq!(names_in(&dir), ["link.md", "real.md"]);
+}
+
+#[test]
+fn a_dangling_link_is_written_through_only_with_force() {
+    let dir = scratch("dangling");
+    std::os::unix::fs::symlink("made.md", dir.join("link.md")).unwrap();
+    let link = dir.join("link.md");
+    let link = link.to_str().unwrap();
+    assert_bad_input(
+        &["export", "paris", "-o", link],
+        &[
+            "is a symbolic link to",
+            "made.md",
+            "does not exist",
+            "--force",
+        ],
+    );
+    assert!(!dir.join("made.md").exists());
+    let written = run(&["export", "paris", "-o", link, "--force"]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    assert!(std::fs::symlink_metadata(link).unwrap().is_symlink());
+    assert!(
+        std::fs::read_to_string(dir.join("made.md"))
+            .unwrap()
+            .starts_with("# ")
+    );
+}
+
+#[test]
+fn a_file_replaced_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("mode");
+    let out = dir.join("private.json");
+    std::fs::write(&out, "old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let recording = fixture("conversation-anthropic.json");
+    let written = run(&["import", &recording, "-o", out.to_str().unwrap(), "--force"]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("\"version\"")
+    );
+    assert_eq!(names_in(&dir), ["private.json"], "nothing else is left");
+}
+
+#[test]
+fn a_fifo_is_written_into_not_replaced() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let written = run(&["export", "paris", "-o", fifo.to_str().unwrap()]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    assert!(reader.join().unwrap().starts_with("# "));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
+
+#[test]
+fn a_character_device_is_written_into_not_replaced() {
+    // As root, a rename would replace /dev/null with a file; as anyone
+    // else it would fail. Either way it must stay the device.
+    let written = run(&["export", "paris", "-o", "/dev/null", "--force"]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    use std::os::unix::fs::FileTypeExt;
+    let null = std::fs::metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device());
+}
+
+#[test]
+fn a_socket_is_refused() {
+    let dir = scratch("socket");
+    let socket = dir.join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    assert_bad_input(
+        &["export", "paris", "-o", socket.to_str().unwrap(), "--force"],
+        &["is neither a file, a FIFO nor a character device"],
+    );
+}
+
+#[test]
+fn names_planted_beside_the_output_are_never_written_through() {
+    let dir = scratch("planted");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    // Links at names a temporary file might take (the old scheme used
+    // `.out.md.<pid>.tmp`): a temporary file is only ever created new, so
+    // none of them is followed, whatever the names.
+    for n in 0..2000 {
+        let planted = dir.join(format!(".out.md.{n}.tmp"));
+        std::os::unix::fs::symlink(&victim, planted).unwrap();
+    }
+    let out = dir.join("out.md");
+    let written = run(&["export", "paris", "-o", out.to_str().unwrap()]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("# "));
+    assert_eq!(names_in(&dir).len(), 2002, "only out.md was added");
+}
+
+#[test]
+fn no_file_of_a_project_folder_recording_is_ever_written() {
+    // A copy: the test must not be able to harm the fixture.
+    let dir = scratch("project");
+    let project = dir.join("proj");
+    let fixture_dir = PathBuf::from(fixture("claude-code-project"));
+    copy_tree(&fixture_dir, &project);
+    let before = tree_of(&project);
+    let session = project.join("5f1c.jsonl");
+    let agent = project.join("5f1c/subagents/agent-a1b2.jsonl");
+    let new_session = project.join("new.jsonl");
+    let (project, session, agent, new_session) = (
+        project.to_str().unwrap(),
+        session.to_str().unwrap(),
+        agent.to_str().unwrap(),
+        new_session.to_str().unwrap(),
+    );
+    for (recording, out) in [
+        (project, session),
+        (project, agent),
+        (project, new_session),
+        (session, session),
+        (session, agent),
+    ] {
+        for command in ["import", "export"] {
+            assert_bad_input(
+                &[command, recording, "-o", out, "--force"],
+                &["is part of the recording being read"],
+            );
+        }
+    }
+    assert_eq!(tree_of(std::path::Path::new(project)), before);
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes.
+fn tree_of(dir: &std::path::Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(tree_of(&path));
+        } else {
+            files.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    files.sort();
+    files
 }

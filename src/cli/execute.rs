@@ -12,6 +12,7 @@ use super::failure::Failure;
 use super::output::*;
 use super::runs::*;
 use super::settings::Globals;
+use super::write_file::OutputFile;
 use crate::compare;
 use crate::engine::Trace;
 use crate::narrate::Lang;
@@ -154,10 +155,10 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                         .unwrap_or_default()
                 )));
             }
-            let to_stdout = output.as_os_str() == "-";
-            if !to_stdout {
-                may_write(Path::new(&run), &output, force)?;
-            }
+            let file = match output.as_os_str() == "-" {
+                true => None,
+                false => Some(OutputFile::check(Path::new(&run), &output, force)?),
+            };
             ensure_exists(&run)?;
             let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
             let settings = loop_flags.settings(lang, ScreenFlags::default());
@@ -168,12 +169,11 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 HandoutFormat::Cast => handout::cast(&mut app, size.unwrap_or_default())
                     .context("could not draw the recording")?,
             };
-            if to_stdout {
-                emit(&handout)?;
-            } else {
-                write_whole(&output, &handout)
-                    .with_context(|| format!("could not write {}", output.display()))?;
-                eprintln!("wrote {}", sanitize(&output.display().to_string()));
+            match file {
+                None => emit(&handout)?,
+                Some(file) => {
+                    write_file(&file, |out| out.write_all(handout.as_bytes()))?;
+                }
             }
         }
         Command::Completions { shell } => {
@@ -209,20 +209,18 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
         } => {
             // `-o -` is standard output, as for export.
             let output = output.filter(|out| out.as_os_str() != "-");
-            if let Some(out) = &output {
-                may_write(Path::new(&file), out, force)?;
-            }
+            let output = output
+                .map(|out| OutputFile::check(Path::new(&file), &out, force))
+                .transpose()?;
             let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
             let native = crate::transcript::shared::native(&source.runs);
             match &output {
-                Some(path) => {
-                    let text = crate::text::inert_json(&native)
-                        .context("could not turn the runs into JSON")?
-                        + "\n";
-                    write_whole(path, &text)
-                        .with_context(|| format!("could not write {}", path.display()))?;
+                Some(output) => {
                     eprint!("{}", report::summary(&file, &source, lang));
-                    eprintln!("wrote {}", sanitize(&path.display().to_string()));
+                    write_file(output, |out| {
+                        crate::text::write_inert_json(&mut *out, &native)?;
+                        writeln!(out)
+                    })?;
                 }
                 None => write_json(&native)?,
             }

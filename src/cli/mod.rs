@@ -7,6 +7,7 @@ mod implied;
 mod output;
 mod runs;
 mod settings;
+mod write_file;
 
 pub use arguments::*;
 pub use execute::execute;

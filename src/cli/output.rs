@@ -1,52 +1,22 @@
 //! Where a command's output goes: standard output, or a file written
 //! without ever costing the user one.
 
-use std::path::Path;
-
 use anyhow::Context;
 
-use super::failure::Failure;
+use super::write_file::OutputFile;
+use crate::text::sanitize;
 
-/// Refuses an output that is the input itself, or that exists without
-/// `force`: an import is lossy, an export is no recording at all, and
-/// neither must ever cost the user a recording.
-pub(super) fn may_write(input: &Path, output: &Path, force: bool) -> Result<(), Failure> {
-    if !output.exists() {
-        return Ok(());
-    }
-    if output.is_dir() {
-        return Err(Failure::Refused(format!(
-            "{} is a folder; give the name of a file to write",
-            output.display()
-        )));
-    }
-    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
-    if same(input, output) {
-        return Err(Failure::Refused(format!(
-            "{} is the recording being read; write to another file",
-            output.display()
-        )));
-    }
-    if !force {
-        return Err(Failure::Refused(format!(
-            "{} exists; add --force to replace it",
-            output.display()
-        )));
-    }
+/// Writes `output` whole with what `fill` writes, and says so.
+pub(super) fn write_file(
+    output: &OutputFile,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let shown = sanitize(&output.named().display().to_string());
+    output
+        .write(fill)
+        .with_context(|| format!("could not write {shown}"))?;
+    eprintln!("wrote {shown}");
     Ok(())
-}
-
-/// Writes `text` to a file beside `path`, then renames it over `path`, so
-/// that a failure leaves the old file whole and no half-written new one.
-pub(super) fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, path));
-    if written.is_err() {
-        // Nothing half-written stays behind; the write's own error is the one to report.
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
 }
 
 /// Writes to standard output. A reader that went away (`| head`) is not an

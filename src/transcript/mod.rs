@@ -36,6 +36,7 @@ pub use notes::{Note, Skip};
 pub use open::{DEFAULT_MAX_SIZE, Opening, ensure_exists, nearest_names, open, open_both, open_in};
 pub use progress::{Progress, Stage};
 pub use replay::LazyReplay;
+pub use sessions::is_part_of;
 pub use verify::{Evidence, Miss, Verification};
 
 /// The transcript format version this build reads and writes.

@@ -67,6 +67,31 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
     Ok(project)
 }
 
+/// Whether a file at `file` would be part of the recording at `recording`:
+/// the recording itself; for a session, any file of its sub-agents; for a
+/// project folder, anything inside it (a new `.jsonl` there would be read
+/// as one of its sessions next time). `file` need not exist yet.
+pub fn is_part_of(recording: &Path, file: &Path) -> bool {
+    let Ok(recording) = recording.canonicalize() else {
+        return false;
+    };
+    let file = match file.canonicalize() {
+        Ok(file) => file,
+        Err(_) => {
+            let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+            let folder = folder.unwrap_or(Path::new(".")).canonicalize();
+            match (folder, file.file_name()) {
+                (Ok(folder), Some(name)) => folder.join(name),
+                _ => return false,
+            }
+        }
+    };
+    if recording.is_dir() {
+        return file.starts_with(&recording);
+    }
+    file == recording || file.starts_with(recording.with_extension("").join("subagents"))
+}
+
 /// Adds the runs of the session's sub-agents, if it has any beside it. A
 /// sub-agent's own file holds all of it: the runs the session read from
 /// its progress lines give way to it.
