@@ -167,6 +167,8 @@ pub enum Command {
         /// without colour whatever the theme.
         #[arg(long, value_enum, default_value_t)]
         theme: Theme,
+        #[command(flatten)]
+        redact: RedactFlag,
     },
     /// List the built-in runs.
     List,

@@ -18,9 +18,7 @@ use crate::engine::Trace;
 use crate::narrate::Lang;
 use crate::report;
 use crate::text::sanitize;
-use crate::transcript::{
-    BUILTIN_NAMES, Opening, Source, builtin_in, ensure_exists, open_both, open_in,
-};
+use crate::transcript::{BUILTIN_NAMES, Opening, Source, builtin_in, ensure_exists, open_both};
 use crate::tui;
 use crate::tui::handout::{self, Handout};
 
@@ -98,6 +96,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             format,
             from,
             theme,
+            redact,
         } => {
             ensure_exists(&left)?;
             ensure_exists(&right)?;
@@ -108,7 +107,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
             });
             let how = globals.opening(from);
             let Some(format) = format else {
-                let (runs, [left_index, right_index]) = compared_runs([&left, &right], &how)?;
+                let (runs, [left_index, right_index]) =
+                    compared_runs([&left, &right], &how, redact.redact)?;
                 let screen = ScreenFlags {
                     theme,
                     ..ScreenFlags::default()
@@ -116,15 +116,21 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
                 let settings = [
                     left_flags.settings(lang, screen),
                     right_flags.settings(lang, screen),
-                ];
+                ]
+                .map(|settings| tui::Settings {
+                    redacted: redact.redact,
+                    ..settings
+                });
                 tui::compare::play(
                     &runs,
                     [(left_index, settings[0]), (right_index, settings[1])],
                 )?;
                 return Ok(ExitCode::SUCCESS);
             };
-            let (left_source, right_source) =
-                (open_in(&left, &how, lang)?, open_in(&right, &how, lang)?);
+            let (left_source, right_source) = (
+                open_redacted(&left, &how, lang, redact)?,
+                open_redacted(&right, &how, lang, redact)?,
+            );
             let (left, right) = (
                 compared(&left_source, &left_flags, lang)?,
                 compared(&right_source, &right_flags, lang)?,

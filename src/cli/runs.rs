@@ -61,12 +61,16 @@ pub(super) fn add_run(
 pub(super) fn compared_runs(
     [left, right]: [&str; 2],
     how: &Opening,
+    redact: bool,
 ) -> Result<(Vec<Localized>, [usize; 2]), Failure> {
     let (mut runs, left_index) = screen_runs(left, how, false)?;
     let right_index = match right == left {
         true => left_index,
         false => add_run(&mut runs, right, how)?,
     };
+    if redact {
+        redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
+    }
     Ok((runs, [left_index, right_index]))
 }
 

@@ -65,34 +65,8 @@ pub fn basic(text: &str, at: usize) -> Option<Found> {
 /// byte is of the alphabet and the length is whole quadruples, `=` only
 /// as the padding at the end.
 fn base64(text: &[u8]) -> Option<Vec<u8>> {
-    fn value(byte: u8) -> Option<u32> {
-        match byte {
-            b'A'..=b'Z' => Some(u32::from(byte - b'A')),
-            b'a'..=b'z' => Some(u32::from(byte - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(byte - b'0') + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    }
-    if text.is_empty() || !text.len().is_multiple_of(4) {
-        return None;
-    }
-    let padding = text.iter().rev().take_while(|b| **b == b'=').count();
-    if padding > 2 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    for quad in text[..text.len() - padding].chunks(4) {
-        let mut bits = 0u32;
-        for byte in quad {
-            bits = bits << 6 | value(*byte)?;
-        }
-        let bits = bits << (6 * (4 - quad.len()));
-        let got = [(bits >> 16) as u8, (bits >> 8) as u8, bits as u8];
-        out.extend_from_slice(&got[..quad.len() - 1]);
-    }
-    Some(out)
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).ok()
 }
 
 /// The password in a URL's userinfo, `scheme://user:password@host`, the

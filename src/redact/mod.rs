@@ -11,6 +11,7 @@
 //! falls inside a character; a text with no secret is returned as it is,
 //! never copied, since a recording can be 50 MB.
 
+mod encoded;
 mod http;
 mod runs;
 
@@ -43,6 +44,19 @@ enum Kind {
 }
 
 impl Kind {
+    /// Whether secrets of this kind are tokens told by their prefix.
+    fn is_token(self) -> bool {
+        matches!(
+            self,
+            Kind::AnthropicKey
+                | Kind::OpenAiKey
+                | Kind::AwsAccessKey
+                | Kind::GithubToken
+                | Kind::SlackToken
+                | Kind::StripeKey
+        )
+    }
+
     fn label(self) -> &'static str {
         match self {
             Kind::AnthropicKey => "anthropic key",
@@ -79,23 +93,62 @@ struct Found {
 }
 
 /// `text` with every secret found replaced by its marker; borrowed, not
-/// copied, when there is none.
+/// copied, when there is none. Secrets in plain text first, then base64
+/// that decodes to a text holding one.
 pub fn redact(text: &str) -> Cow<'_, str> {
+    let plain = replaced(text, plain_secrets(text));
+    let encoded: Vec<Found> = encoded::secrets(&plain).collect();
+    if encoded.is_empty() {
+        return plain;
+    }
+    Cow::Owned(replaced(&plain, encoded.into_iter()).into_owned())
+}
+
+/// The secrets of a text, in order, none inside another.
+fn plain_secrets(text: &str) -> impl Iterator<Item = Found> + '_ {
     let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while let Some(next) = bytes[at..].iter().position(|b| STARTS[usize::from(*b)]) {
+            at += next;
+            match secret_at(text, at) {
+                Some(found) => {
+                    at = found.end;
+                    return Some(found);
+                }
+                None => at += 1,
+            }
+        }
+        None
+    })
+}
+
+/// `text` with each secret of `found` (in order) replaced by its marker.
+fn replaced(text: &str, found: impl Iterator<Item = Found>) -> Cow<'_, str> {
     let mut out: Option<String> = None;
     let mut copied = 0;
-    let mut at = 0;
-    while let Some(next) = bytes[at..].iter().position(|b| STARTS[usize::from(*b)]) {
-        at += next;
-        let Some(found) = secret_at(text, at) else {
-            at += 1;
-            continue;
-        };
+    for found in found {
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(&text[copied..found.start]);
-        out.push_str(&marker(found.kind));
+        let marker = marker(found.kind);
+        if found.kind.is_token() {
+            // A key wrapped over lines: each of its lines becomes the
+            // marker, so that the lines around it (where a quoted value
+            // stops, what starts a line) read alike the second time.
+            let lines = text[found.start..found.end].split('\n');
+            for (at, line) in lines.enumerate() {
+                if at > 0 {
+                    out.push('\n');
+                }
+                out.push_str(&marker);
+                if line.ends_with('\r') {
+                    out.push('\r');
+                }
+            }
+        } else {
+            out.push_str(&marker);
+        }
         copied = found.end;
-        at = found.end;
     }
     match out {
         None => Cow::Borrowed(text),
@@ -308,20 +361,57 @@ impl Format {
             .iter()
             .find(|p| bytes[at..].starts_with(p.as_bytes()))?;
         let start = at + prefix.len();
-        let len = bytes[start..]
-            .iter()
-            .take(self.len.end() + 1)
-            .take_while(|b| (self.body)(**b))
-            .count();
-        let end = start + len;
+        let body = |from: usize| {
+            bytes[from..]
+                .iter()
+                .take(self.len.end() + 1)
+                .take_while(|b| (self.body)(**b))
+                .count()
+        };
+        let mut len = body(start);
+        let mut end = start + len;
+        let mut digit = bytes[start..end].iter().any(u8::is_ascii_digit);
+        // A key wrapped at a line's end (a terminal's width, a log's) goes
+        // on at the next line's start, where that line begins with more of
+        // it that looks random (not a word, nor `-----BEGIN`).
+        while let Some(next) = after_line_break(bytes, end) {
+            let piece = body(next);
+            if piece == 0
+                || !looks_random(&bytes[next..next + piece])
+                || len + piece > *self.len.end()
+            {
+                break;
+            }
+            digit |= bytes[next..next + piece].iter().any(u8::is_ascii_digit);
+            len += piece;
+            end = next + piece;
+        }
         let fits = self.len.contains(&len)
-            && (!self.digit || bytes[start..end].iter().any(u8::is_ascii_digit))
+            && (!self.digit || digit)
             && !bytes.get(end).is_some_and(u8::is_ascii_alphanumeric);
         fits.then_some(Found {
             start: at,
             end,
             kind: self.kind,
         })
+    }
+}
+
+/// Whether `piece` has what a word rarely has and a random key almost
+/// always does: a digit, or a capital right after a small letter.
+fn looks_random(piece: &[u8]) -> bool {
+    piece.iter().any(u8::is_ascii_digit)
+        || piece
+            .windows(2)
+            .any(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase())
+}
+
+/// Where the next line begins, when a line ends at `at` (`\n` or `\r\n`).
+fn after_line_break(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at..)? {
+        [b'\n', ..] => Some(at + 1),
+        [b'\r', b'\n', ..] => Some(at + 2),
+        _ => None,
     }
 }
 
@@ -487,9 +577,12 @@ fn bare_value(bytes: &[u8], at: usize, yaml: bool) -> Option<Span> {
     } else {
         |b| b.is_ascii_whitespace() || b"\"'`,;&()[]{}<>".contains(b)
     };
-    let len = bytes[at..]
-        .iter()
-        .position(stop)
+    // Inside a JSON string (`"KEY=value\" …"`) the value ends before the
+    // backslash that escapes the string's closing quote.
+    let escapes_quote =
+        |i: usize| bytes[i] == b'\\' && !yaml && matches!(bytes.get(i + 1), Some(b'"' | b'\''));
+    let len = (at..bytes.len())
+        .position(|i| stop(&bytes[i]) || escapes_quote(i))
         .unwrap_or(bytes.len() - at);
     let value = bytes[at..at + len].trim_ascii_end();
     let end = at + value.len();
@@ -575,6 +668,28 @@ fn last_word(name: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_wrapped_at_a_line_s_end_goes_whole_a_marker_a_line() {
+        let key = "sk-proj-5okeBPMJZIScC0vPfHaithAt6rKMSe8EHx21cauvjFJIH0Eo_QnsZcyGT6kV";
+        let (head, tail) = key.split_at(30);
+        assert_eq!(
+            redact(&format!("key: {head}\n{tail}\nnext line")),
+            "key: [redacted: openai key]\n[redacted: openai key]\nnext line"
+        );
+        // The first piece alone is too short to tell: the prefix and no more.
+        assert_eq!(
+            redact(&format!(
+                "The key is sk-ant-\r\napi03-{tail}\nand that is all."
+            )),
+            "The key is [redacted: anthropic key]\r\n[redacted: anthropic key]\nand that is all."
+        );
+        // What follows a whole key on the next line is no part of it.
+        assert_eq!(
+            redact(&format!("{key}\nModel answers\n-----BEGIN")),
+            "[redacted: openai key]\nModel answers\n-----BEGIN"
+        );
+    }
 
     #[test]
     fn names_split_into_words_at_separators_and_capitals() {

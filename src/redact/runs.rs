@@ -182,20 +182,40 @@ fn json(value: &Value) -> Option<Value> {
     }
 }
 
+/// An object's fields redacted: their values, and their names too, for a
+/// key can be a name (`{"sk-proj-…": "prod"}`).
 fn object(fields: &Map<String, Value>) -> Option<Map<String, Value>> {
-    let mut out: Option<Map<String, Value>> = None;
-    for (name, value) in fields {
-        let new = match name_kind(name) {
-            Some(kind) => secret_field(value, kind),
-            None => json(value),
-        };
-        if let Some(new) = new {
-            // Same name: the field keeps its place.
-            out.get_or_insert_with(|| fields.clone())
-                .insert(name.clone(), new);
-        }
+    let redacted: Vec<(Option<String>, Option<Value>)> = fields
+        .iter()
+        .map(|(name, value)| {
+            let new = match name_kind(name) {
+                Some(kind) => secret_field(value, kind),
+                None => json(value),
+            };
+            (changed(name), new)
+        })
+        .collect();
+    if redacted
+        .iter()
+        .all(|(name, value)| name.is_none() && value.is_none())
+    {
+        return None;
     }
-    out
+    let mut out = Map::new();
+    for ((name, value), (new_name, new_value)) in fields.iter().zip(redacted) {
+        let mut name = new_name.unwrap_or_else(|| name.clone());
+        // Two names redacted alike stay two fields, each with its value.
+        if out.contains_key(&name) {
+            let base = name.clone();
+            name = (2..)
+                .map(|n| format!("{base} {n}"))
+                .find(|candidate| !out.contains_key(candidate))
+                .unwrap_or(base);
+        }
+        // In the same order: the fields keep their places.
+        out.insert(name, new_value.unwrap_or_else(|| value.clone()));
+    }
+    Some(out)
 }
 
 /// The value of a field named like a secret: a string or a number
@@ -236,6 +256,26 @@ mod tests {
                 "empty_secret": "",
                 "raw": "{\"token\": \"[redacted: token]\"}"
             })
+        );
+        assert_eq!(json(&redacted), None, "redacting again changes nothing");
+    }
+
+    #[test]
+    fn a_secret_used_as_a_name_is_replaced_and_its_value_kept() {
+        let input = json!({
+            "sk-proj-abcdefghij0123456789ABCD": "prod",
+            "region": "eu",
+            "sk-proj-zyxwvutsrq9876543210ABCD": "staging"
+        });
+        let redacted = json(&input).unwrap();
+        let fields: Vec<(&String, &Value)> = redacted.as_object().unwrap().iter().collect();
+        assert_eq!(
+            fields,
+            [
+                (&"[redacted: openai key]".to_owned(), &json!("prod")),
+                (&"region".to_owned(), &json!("eu")),
+                (&"[redacted: openai key] 2".to_owned(), &json!("staging")),
+            ]
         );
         assert_eq!(json(&redacted), None, "redacting again changes nothing");
     }
