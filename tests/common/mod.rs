@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 pub mod generated;
+pub mod markdown;
 pub mod screen;
 
 use loopstep::engine::{EndedBy, Ending, Event, Outcome, ToolOutput, Trace};
