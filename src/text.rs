@@ -7,10 +7,11 @@ use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
 /// Replaces control characters with visible stand-ins (`␛` for ESC, `␇` for
-/// BEL, ...), and drops bidirectional overrides that could reorder a line.
-/// Newlines and tabs are kept; `one_line` folds them too.
+/// BEL, ...), and drops bidirectional overrides that could reorder a line
+/// and the characters that show nothing (see [`shown`]). Newlines and tabs
+/// are kept; `one_line` folds them too.
 pub fn sanitize(text: &str) -> String {
-    text.chars().filter_map(visible).collect()
+    shown(text.chars()).collect()
 }
 
 /// The columns `text` takes on a terminal.
@@ -27,10 +28,7 @@ pub fn one_line(text: &str, max_width: usize) -> String {
     // the line many times over, so a row costs its width, not its text.
     let limit = max_width.saturating_mul(8).saturating_add(64);
     let mut chars = text.chars();
-    let mut line: String = chars
-        .by_ref()
-        .take(limit)
-        .filter_map(visible)
+    let mut line: String = shown(chars.by_ref().take(limit))
         .map(|c| match c {
             '\n' => '⏎',
             '\t' => ' ',
@@ -64,6 +62,46 @@ pub fn fit(line: &str, max_width: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// `chars` as the screen may show them: [`visible`], and with no character
+/// that shows nothing. A zero-width space, a joiner outside an emoji, a
+/// byte-order mark take no column by Unicode's count, yet a terminal may
+/// give them one, or join them to a border: the screen would then draw out
+/// of step with itself until redrawn whole. They are dropped, the joiner
+/// kept after an emoji, where it builds one (👩‍💻).
+fn shown(chars: impl Iterator<Item = char>) -> impl Iterator<Item = char> {
+    let mut previous = None;
+    chars.filter_map(move |c| {
+        let joins_emoji = previous.is_some_and(is_pictographic);
+        let kept = match c {
+            '\u{200d}' if !joins_emoji => None,
+            c if shows_nothing(c) => None,
+            c => visible(c),
+        };
+        previous = kept.or(previous);
+        kept
+    })
+}
+
+/// Format characters that take no room and draw nothing: the zero-width
+/// space and non-joiner, the direction marks, the word joiner and the
+/// invisible operators, the byte-order mark, the Mongolian vowel separator,
+/// and the tag characters (Unicode's General Category Cf, as listed in
+/// https://www.unicode.org/Public/UCD/latest/ucd/extracted/DerivedGeneralCategory.txt).
+fn shows_nothing(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{180e}' | '\u{feff}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
+}
+
+/// An emoji, or what ends one (the emoji presentation selector, a skin
+/// tone): what a zero-width joiner may follow.
+fn is_pictographic(c: char) -> bool {
+    matches!(c, '\u{1f000}'..='\u{1faff}' | '\u{2600}'..='\u{27bf}' | '\u{fe0f}')
 }
 
 fn visible(c: char) -> Option<char> {
@@ -192,6 +230,14 @@ mod tests {
         let clean = sanitize(hostile);
         assert_eq!(clean, "ok␛[2J␛]0;pwned␇�31mdone␍");
         assert!(!clean.chars().any(|c| c.is_control()));
+    }
+
+    #[test]
+    fn characters_that_show_nothing_are_dropped_but_an_emoji_s_joiner() {
+        assert_eq!(sanitize("a\u{200b}b\u{feff}c\u{200d}d\u{2060}"), "abcd");
+        assert_eq!(sanitize("👩\u{200d}💻 x\u{200d}"), "👩\u{200d}💻 x");
+        assert_eq!(one_line("a\u{200b}\u{200b}b", 10), "ab");
+        assert_eq!(width(&sanitize("\u{200b}\u{200c}\u{200e}\u{e0041}")), 0);
     }
 
     #[test]

@@ -203,6 +203,29 @@ fn a_run_s_own_escape_sequences_reach_the_recording_only_as_visible_marks() {
 }
 
 #[test]
+fn characters_that_show_nothing_never_reach_the_terminal() {
+    let hidden = "Which\u{200b}\u{200b} year\u{200d}\u{200d}? \u{feff}\u{2060}end \u{e0041}";
+    let mut doc = common::search_doc(vec![common::says(hidden, "end_turn")], 3);
+    doc["title"] = hidden.into();
+    doc["question"] = format!("{hidden} 👩\u{200d}💻").into();
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("zero-width-cast.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let cast = Cast::parse(&exported(&[path.to_str().unwrap(), "--format", "cast"]));
+    for (time, data) in &cast.events {
+        for c in ['\u{200b}', '\u{feff}', '\u{2060}', '\u{e0041}'] {
+            assert!(!data.contains(c), "{c:?} at {time} s");
+        }
+        let lone_joiner = data.replace("👩\u{200d}💻", "");
+        assert!(
+            !lone_joiner.contains('\u{200d}'),
+            "a joiner outside an emoji at {time} s"
+        );
+    }
+    let last = cast.frames().pop().unwrap().join("\n");
+    assert!(last.contains("Which year? end"), "{last}");
+}
+
+#[test]
 fn a_run_too_long_to_watch_is_refused_with_a_way_out() {
     let out = assert_cmd::Command::cargo_bin("loopstep")
         .unwrap()
