@@ -104,31 +104,47 @@ fn opened_with_autoplay_it_plays_through_and_the_footer_says_so() {
 #[test]
 fn colon_then_a_number_and_enter_jumps_to_that_step() {
     let mut app = aurora();
-    for action in [Action::GoToStep, Action::Digit(1), Action::Digit(3)] {
+    for action in [Action::GoToStep, Action::Type('1'), Action::Type('3')] {
         update(&mut app, action);
     }
     assert_eq!(app.step_prompt.as_deref(), Some("13"));
-    update(&mut app, Action::Prev); // Backspace takes the 3 back
-    update(&mut app, Action::Digit(1));
-    update(&mut app, Action::Next); // Enter
+    update(&mut app, Action::Erase); // Backspace takes the 3 back
+    update(&mut app, Action::Type('1'));
+    update(&mut app, Action::Submit); // Enter
     assert_eq!((app.cursor(), app.step_prompt.is_none()), (10, true));
     // Past the end: the last step. Esc leaves without moving.
     for action in [
         Action::GoToStep,
-        Action::Digit(9),
-        Action::Digit(9),
-        Action::Next,
+        Action::Type('9'),
+        Action::Type('9'),
+        Action::Submit,
     ] {
         update(&mut app, action);
     }
     assert!(app.at_end());
-    for action in [Action::GoToStep, Action::Digit(2), Action::Back] {
+    for action in [Action::GoToStep, Action::Type('2'), Action::Back] {
         update(&mut app, action);
     }
     assert!(app.at_end() && app.step_prompt.is_none());
     // Without the prompt a digit still opens a run.
     update(&mut app, Action::Digit(2));
     assert_eq!(app.runs().0, 1);
+}
+
+#[test]
+fn the_step_prompt_takes_letters_as_text_not_commands() {
+    let mut app = aurora();
+    update(&mut app, Action::GoToStep);
+    // `:abc`: once `a` started the autoplay and `c` switched the check.
+    let check = app.config().check;
+    for c in ['a', 'b', 'c', '4'] {
+        update(&mut app, Action::Type(c));
+    }
+    assert_eq!(app.step_prompt.as_deref(), Some("4"), "only digits count");
+    assert!(!app.playing, "a letter starts nothing");
+    assert_eq!(app.config().check, check, "nor switches the check");
+    update(&mut app, Action::Submit);
+    assert_eq!(app.cursor(), 3);
 }
 
 #[test]

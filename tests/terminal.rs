@@ -237,6 +237,45 @@ fn a_missing_file_fails_before_the_screen_opens() {
     assert!(!screen.alternate);
 }
 
+/// Ctrl-Z gives the terminal back and stops the program; resumed, it takes
+/// the terminal again and draws the screen whole. Under `script` the
+/// program's process group has no parent in its session, so the kernel
+/// does not stop it (a shell's `fg` is tried by hand): what is checked is
+/// the terminal handed back and taken again, and the screen redrawn.
+#[test]
+fn ctrl_z_hands_the_terminal_back_and_takes_it_again_whole() {
+    let mut session = Session::start("");
+    session.wait_for("step 1/12 · turn 0 · start");
+    session.press("lll");
+    session.wait_for("step 4/12 · turn 0 · dispatch");
+    let before = session.output.lock().unwrap().len();
+    session.press("\u{1a}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let after = loop {
+        let after = session.output.lock().unwrap()[before..].to_vec();
+        let text = String::from_utf8_lossy(&after).into_owned();
+        if text.contains("step 4/12 · turn 0 · dispatch") {
+            break text;
+        }
+        assert!(Instant::now() < deadline, "never redrawn: {text:?}");
+        thread::sleep(Duration::from_millis(50));
+    };
+    let left = after
+        .find("\u{1b}[?1049l")
+        .expect("left the alternate screen");
+    let back = after.find("\u{1b}[?1049h").expect("took it again");
+    assert!(left < back);
+    assert!(
+        after[back..].contains("In which year was the director of Aurora Run born?"),
+        "drawn whole, not only what changed: {after:?}"
+    );
+    // The keys work as before: raw mode is back.
+    session.press("l");
+    session.wait_for("step 5/12 · turn 0 · append");
+    session.press("q");
+    assert_eq!(session.exit_code(), 0);
+}
+
 /// Far more than the first kilobyte, which is all crossterm's default
 /// event source took of a burst until more input came.
 #[test]

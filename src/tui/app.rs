@@ -330,6 +330,11 @@ impl<'a> App<'a> {
         self.playing = !self.at_end();
     }
 
+    /// Whether a prompt (`:` or `/`) is taking the keys as text.
+    pub fn in_prompt(&self) -> bool {
+        self.step_prompt.is_some() || self.search_prompt.is_some()
+    }
+
     /// Whether there is work to do between frames.
     pub fn working(&self) -> bool {
         self.seeking_end || self.search.as_ref().is_some_and(Search::scanning)
@@ -622,8 +627,7 @@ pub fn update(app: &mut App, action: Action) {
     // Enter opens the sub-agent a tool call started; anywhere else, and in
     // a prompt or the help, it is the next step.
     let asking = app.quiz.as_ref().is_some_and(|q| q.asking.is_some());
-    let free =
-        !app.show_help && app.step_prompt.is_none() && app.search_prompt.is_none() && !asking;
+    let free = !app.show_help && !app.in_prompt() && !asking;
     let action = match action {
         Action::Open if free && app.open_subagent() => return,
         Action::Open => Action::Next,
@@ -696,37 +700,28 @@ pub fn update(app: &mut App, action: Action) {
         return;
     }
     if let Some(typed) = &mut app.step_prompt {
+        // The prompt takes every key until Enter or Esc: a letter typed
+        // there is no command.
         match action {
-            Action::Digit(digit) => {
-                // Nine digits are more steps than any run has.
-                if typed.len() < 9 {
-                    typed.push(char::from(b'0' + digit));
-                }
-                return;
-            }
-            // Backspace (and ← or h) takes the last digit back.
-            Action::Prev => {
+            // Nine digits are more steps than any run has.
+            Action::Type(c @ '0'..='9') if typed.len() < 9 => typed.push(c),
+            Action::Erase => {
                 typed.pop();
-                return;
             }
-            // Enter (and → or Space) jumps.
-            Action::Next => {
+            Action::Submit => {
                 let number = typed.parse().ok().filter(|n| *n >= 1);
                 app.step_prompt = None;
                 if let Some(number) = number {
                     app.playing = false;
                     app.go_to_step(number);
                 }
-                return;
             }
-            Action::Back => {
-                app.step_prompt = None;
-                return;
-            }
-            Action::Drawn(_) | Action::Resize(..) | Action::Tick => {}
-            // Any other key leaves the prompt and does what it does.
-            _ => app.step_prompt = None,
+            Action::Back => app.step_prompt = None,
+            Action::Quit => app.should_quit = true,
+            Action::Drawn(extents) => app.extents = extents,
+            _ => {}
         }
+        return;
     }
     if let Some(quiz) = &mut app.quiz
         && quiz.asking.is_some()

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use crossterm::event::Event as TermEvent;
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use crossterm::style::Print;
 use ratatui::backend::Backend;
 use ratatui::{DefaultTerminal, Terminal};
@@ -56,8 +56,17 @@ pub trait EventSource {
 pub struct TerminalEvents;
 
 impl EventSource for TerminalEvents {
+    /// The next event; Ctrl-Z suspends the program first, as a shell user
+    /// expects, and comes back as a resize, for the screen is drawn whole
+    /// again once `fg` resumes it.
     fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
-        crossterm::event::read().map(Some)
+        let event = crossterm::event::read()?;
+        if event == TermEvent::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL)) {
+            suspend()?;
+            let (width, height) = crossterm::terminal::size()?;
+            return Ok(Some(TermEvent::Resize(width, height)));
+        }
+        Ok(Some(event))
     }
 
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
@@ -138,8 +147,11 @@ where
         else {
             return Ok(());
         };
+        if let TermEvent::Resize(..) = event {
+            draw_whole(terminal)?;
+        }
         let action = match event {
-            TermEvent::Key(key) if app.search_prompt.is_some() => keymap::typed(key),
+            TermEvent::Key(key) if app.in_prompt() => keymap::typed(key),
             TermEvent::Key(key) => action_for(key),
             TermEvent::Resize(width, height) => Some(Action::Resize(width, height)),
             TermEvent::Mouse(mouse) => action_for_mouse(mouse),
@@ -270,6 +282,47 @@ impl Drop for TakenTerminal {
     }
 }
 
+/// Has the next frame drawn whole: after a suspend the shell has written
+/// over the screen. (`Terminal::clear` would ask the terminal where its
+/// cursor is, which not every terminal answers.)
+fn draw_whole<B: Backend>(terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+    let area = terminal.size()?.into();
+    terminal.resize(area)
+}
+
+/// Gives the terminal back to the shell and stops, as Ctrl-Z does to any
+/// program (raw mode turns the terminal's own Ctrl-Z off); once resumed,
+/// takes it again. The screen must then be drawn whole.
+fn suspend() -> io::Result<()> {
+    let mouse = MOUSE.load(Ordering::Relaxed);
+    if mouse {
+        release_mouse();
+    }
+    crossterm::execute!(io::stdout(), crossterm::cursor::Show)?;
+    ratatui::restore();
+    // The whole job stops, as when the terminal sends SIGTSTP; execution
+    // goes on from here when the shell continues it. (A job whose parent
+    // is in another session, one started by `script` say, is not stopped.)
+    #[cfg(unix)]
+    rustix::process::kill_current_process_group(rustix::process::Signal::TSTP)?;
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(
+        io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::cursor::Hide
+    )?;
+    if mouse {
+        crossterm::execute!(io::stdout(), Print(CAPTURE_MOUSE))?;
+    }
+    Ok(())
+}
+
+/// Whether the screen has the mouse, to take it again after a suspend.
+static MOUSE: AtomicBool = AtomicBool::new(false);
+
+/// Normal tracking and SGR coordinates, on (see [`capture_mouse`]).
+const CAPTURE_MOUSE: &str = "\x1b[?1000h\x1b[?1006h";
+
 /// Asks the terminal to report mouse clicks and the wheel (the timeline
 /// takes clicks), and makes a panic hand the mouse back along with the
 /// rest of the terminal. Only presses, never motion: a mouse moved while
@@ -283,7 +336,8 @@ fn capture_mouse() -> io::Result<()> {
         release_mouse();
         restore_the_rest(info);
     }));
-    crossterm::execute!(io::stdout(), Print("\x1b[?1000h\x1b[?1006h"))
+    MOUSE.store(true, Ordering::Relaxed);
+    crossterm::execute!(io::stdout(), Print(CAPTURE_MOUSE))
 }
 
 /// Gives the mouse back to the terminal, for selecting text. Best effort:

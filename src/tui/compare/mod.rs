@@ -238,6 +238,9 @@ where
         let Some(event) = events.next_event().context(read)? else {
             return Ok(());
         };
+        if let TermEvent::Resize(..) = event {
+            super::draw_whole(terminal)?;
+        }
         if let TermEvent::Key(key) = event
             && let Some(action) = action_for(key)
         {
