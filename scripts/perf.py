@@ -8,8 +8,8 @@ It builds the release binary, generates the large inputs (never committed),
 times the command line end to end against Python's own json.load of the same
 file (the two measured alternately), reads peak memory from the kernel, times
 the first frame through a pseudo-terminal against `less`, and runs the divan
-benchmarks for what happens inside the screen. Figures for README's
-"Performance" table come from here.
+benchmarks for what happens inside the screen. Figures for
+docs/performance.md come from here.
 """
 
 import argparse

@@ -1,14 +1,19 @@
-//! The README's examples are real: its transcript parses and replays as it says.
+//! The documentation's examples are real: the format's transcript parses
+//! and replays as docs/format.md says, and the price list of
+//! docs/recordings.md prices as it says.
 
 use loopstep::engine::Usage;
 use loopstep::prices::Prices;
 use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
 
-/// The README's JSON examples: the transcripts, and the price list.
+/// The documentation's JSON examples: the transcripts, and the price list.
 fn json_blocks() -> (Vec<String>, Vec<String>) {
-    let readme = include_str!("../README.md");
-    readme
-        .split("```json\n")
+    let docs = [
+        include_str!("../docs/format.md"),
+        include_str!("../docs/recordings.md"),
+    ]
+    .concat();
+    docs.split("```json\n")
         .skip(1)
         .map(|rest| rest.split("```").next().unwrap().to_owned())
         .partition(|block| !block.contains("\"cache_read\""))
@@ -32,7 +37,7 @@ fn the_documented_price_list_is_one() {
 fn the_documented_transcript_replays_and_verifies() {
     let (blocks, _) = json_blocks();
     assert_eq!(blocks.len(), 2, "a full transcript and a scenario");
-    let transcript = Transcript::parse(&blocks[0], "README example").unwrap();
+    let transcript = Transcript::parse(&blocks[0], "docs/format.md example").unwrap();
     let trace = transcript.replay(transcript.default_config());
     assert_eq!(trace.result(), Some("Mara Voss"));
     assert_eq!(trace.tool_calls(), 2);
@@ -41,7 +46,7 @@ fn the_documented_transcript_replays_and_verifies() {
         Verification::Verified(_)
     ));
 
-    let scenario = Transcript::parse(&blocks[1], "README scenario").unwrap();
+    let scenario = Transcript::parse(&blocks[1], "docs/format.md scenario").unwrap();
     assert_eq!(scenario.max_turns.get(), 2);
     assert_eq!(
         scenario.replies,

@@ -1,5 +1,5 @@
 //! transcripts/transcript.schema.json describes what loopstep reads and
-//! writes: every built-in run, the README's example and every imported
+//! writes: every built-in run, docs/format.md's example and every imported
 //! recording validate against it, and what loopstep refuses, it refuses too.
 //!
 //! The checker below knows just the JSON Schema keywords the file uses.
@@ -132,9 +132,9 @@ fn every_built_in_run_file_fits_the_schema() {
 
 #[test]
 fn the_readme_example_and_every_import_fit_the_schema() {
-    let readme = include_str!("../README.md");
-    // The first transcript among the README's JSON examples.
-    let example = readme
+    let format = include_str!("../docs/format.md");
+    // The first transcript among the format's JSON examples.
+    let example = format
         .split("```json\n")
         .skip(1)
         .map(|rest| rest.split("```").next().unwrap())

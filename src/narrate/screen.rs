@@ -386,7 +386,7 @@ impl Say {
         };
         match self.lang {
             // OSC 52: copied where the terminal allows it, which no
-            // terminal tells; the help and README say so.
+            // terminal tells; the help and docs/screen.md say so.
             Lang::En => format!("{command}{then} · copied (OSC 52)"),
             Lang::Zh => format!("{command}{then} · 已复制（OSC 52）"),
         }
