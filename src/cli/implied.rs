@@ -3,43 +3,48 @@
 
 use std::ffi::OsString;
 
+use clap::ArgAction;
+
 use super::arguments::Cli;
 use crate::transcript::{BUILTIN_NAMES, nearest_names};
 
 /// `loopstep paris` and `loopstep --max-turns 2` mean `loopstep play …`:
-/// a run name, a file or a loop flag where a command would be.
+/// a run name, a file or a flag of `play` where a command would be. Which
+/// options every command takes, which take a value, and which are
+/// `play`'s come from the command line's own definition.
 pub fn with_play_implied(mut args: Vec<OsString>) -> Vec<OsString> {
-    // Global options (`--lang zh`, `--max-size 2GiB`) may come first; what
+    let mut command = <Cli as clap::CommandFactory>::command();
+    command.build(); // adds `help`, and gives every command the global options
+    // Global options (`--lang zh`, `--prices p.json`) may come first; what
     // follows them decides.
     let mut at = 1;
-    while let Some(arg) = args.get(at).and_then(|a| a.to_str()) {
-        at += match arg {
-            "--lang" | "--max-size" => 2,
-            a if a.starts_with("--lang=") || a.starts_with("--max-size=") => 1,
-            _ => break,
+    while let Some(long) = args.get(at).and_then(|a| a.to_str()?.strip_prefix("--")) {
+        let (name, inline_value) = match long.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (long, false),
         };
+        let Some(option) = command
+            .get_arguments()
+            .find(|a| a.is_global_set() && a.get_long() == Some(name))
+        else {
+            break;
+        };
+        let separate_value = option.get_action().takes_values() && !inline_value;
+        at += if separate_value { 2 } else { 1 };
     }
     let Some(first) = args.get(at).and_then(|a| a.to_str()) else {
         return args;
     };
-    let flag = first.split('=').next().unwrap_or(first);
-    let implies_play = if first.starts_with('-') {
-        [
-            "--max-turns",
-            "--check",
-            "--mistake",
-            "--from",
-            "--autoplay",
-            "--step",
-            "--quiz",
-            "--theme",
-            "--no-mouse",
-            "--redact",
-        ]
-        .contains(&flag)
+    let implies_play = if let Some(long) = first.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        let play = command.find_subcommand("play").expect("play is a command");
+        play.get_arguments().any(|a| {
+            let help = matches!(a.get_action(), ArgAction::Help | ArgAction::HelpLong);
+            !a.is_global_set() && !help && a.get_long() == Some(name)
+        })
+    } else if first.starts_with('-') {
+        false
     } else {
-        let mut command = <Cli as clap::CommandFactory>::command();
-        command.build(); // adds `help`
         let commands: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
         // A word that is no command is a run, unless it is a typo of a
         // command (clap then suggests the command); `play` says what a
@@ -82,6 +87,20 @@ mod tests {
         );
         assert_eq!(implied(&["loopstep", "list"]), ["loopstep", "list"]);
         assert_eq!(implied(&["loopstep", "--help"]), ["loopstep", "--help"]);
+        assert_eq!(implied(&["loopstep", "-V"]), ["loopstep", "-V"]);
+        assert_eq!(
+            implied(&["loopstep", "--prices", "p.json", "paris"]),
+            ["loopstep", "--prices", "p.json", "play", "paris"]
+        );
+        assert_eq!(
+            implied(&["loopstep", "--prices=p.json", "--no-mouse"]),
+            ["loopstep", "--prices=p.json", "play", "--no-mouse"]
+        );
+        // Not play's: left for clap to explain.
+        assert_eq!(
+            implied(&["loopstep", "--format", "json"]),
+            ["loopstep", "--format", "json"]
+        );
         // A typo of a command: left for clap to explain (and suggest `list`).
         assert_eq!(implied(&["loopstep", "lst"]), ["loopstep", "lst"]);
         assert_eq!(implied(&["loopstep", "help"]), ["loopstep", "help"]);
