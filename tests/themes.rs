@@ -51,16 +51,22 @@ fn app(run: &str, theme: Theme) -> App<'static> {
 /// mistake, a spent budget, Chinese.
 fn frames(theme: Theme, width: u16, height: u16) -> Vec<(String, Buffer)> {
     let mut frames = Vec::new();
+    for run in BUILTIN_NAMES {
+        // One app stepped along: each frame a step on from the last.
+        let mut stepped = app(run, theme);
+        for steps in 0..14 {
+            let keys: &[&str] = if steps == 0 { &[] } else { &["Right"] };
+            let terminal = drive(&mut stepped, width, height, keys);
+            frames.push((
+                format!("{run} after {steps} steps"),
+                terminal.backend().buffer().clone(),
+            ));
+        }
+    }
     let mut keep = |name: String, run: &str, keys: &[&str]| {
         let terminal = drive(&mut app(run, theme), width, height, keys);
         frames.push((name, terminal.backend().buffer().clone()));
     };
-    for run in BUILTIN_NAMES {
-        for steps in 0..14 {
-            let keys = vec!["Right"; steps];
-            keep(format!("{run} after {steps} steps"), run, &keys);
-        }
-    }
     let extras: [&[&str]; 11] = [
         &["/", "m", "a", "r", "a", "Enter"],
         &["?"],

@@ -1,4 +1,4 @@
-//! The screen never breaks: every built-in run draws at every terminal size
+//! The screen never breaks: every built-in run draws at every width and height
 //! without a panic, and random key sequences keep the screen's invariants.
 
 mod common;
@@ -14,9 +14,17 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 
-/// Every terminal size from 1×1 to 120×40.
+/// Terminal sizes up to 120×40 that between them try every width and
+/// every height: all widths at a few heights, all heights at a few widths
+/// (the smallest, the sizes around the 80×24 minimum, the largest), and
+/// every size in the band around the minimum, where the layout switches.
 fn sizes() -> impl Iterator<Item = (u16, u16)> {
-    (1..=120).flat_map(|w| (1..=40).map(move |h| (w, h)))
+    const HEIGHTS: [u16; 6] = [1, 12, 23, 24, 25, 40];
+    const WIDTHS: [u16; 6] = [1, 40, 79, 80, 81, 120];
+    let widths = (1..=120).flat_map(|w| HEIGHTS.map(|h| (w, h)));
+    let heights = (1..=40).flat_map(|h| WIDTHS.map(|w| (w, h)));
+    let band = (76..=84).flat_map(|w| (20..=28).map(move |h| (w, h)));
+    widths.chain(heights).chain(band)
 }
 
 /// Draws `app` once into a fresh terminal of the given size.
@@ -30,7 +38,7 @@ fn draw_at(app: &App, width: u16, height: u16) {
 }
 
 #[test]
-fn every_built_in_run_draws_at_every_size() {
+fn every_built_in_run_draws_at_every_width_and_height() {
     // Each run at every size, in a language and at a step that change with
     // the size, so that every run, both languages and every step are drawn.
     let mut apps: Vec<App> = (0..BUILTIN_NAMES.len())
