@@ -10,7 +10,7 @@ use std::hint::black_box;
 
 use loopstep::tui::{Action, App, Settings, update};
 
-#[path = "../tests/common/generated.rs"]
+#[path = "../tests/it/common/generated.rs"]
 mod generated;
 use generated::big_log_runs as big;
 

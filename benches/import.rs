@@ -8,7 +8,7 @@ use std::hint::black_box;
 use loopstep::narrate::Lang;
 use loopstep::transcript::import;
 
-#[path = "../tests/common/generated.rs"]
+#[path = "../tests/it/common/generated.rs"]
 mod generated;
 use generated::{conversation, openai_log};
 

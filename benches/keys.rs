@@ -10,7 +10,7 @@ use loopstep::tui::{Action, App, Settings, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-#[path = "../tests/common/generated.rs"]
+#[path = "../tests/it/common/generated.rs"]
 mod generated;
 use generated::big_log_runs as big;
 

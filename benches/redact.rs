@@ -10,7 +10,7 @@ use loopstep::narrate::Lang;
 use loopstep::redact::{self, redact};
 use loopstep::transcript::import;
 
-#[path = "../tests/common/generated.rs"]
+#[path = "../tests/it/common/generated.rs"]
 mod generated;
 use generated::conversation;
 

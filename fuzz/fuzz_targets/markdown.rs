@@ -12,7 +12,7 @@ use loopstep::transcript::Localized;
 use loopstep::tui::handout::{Handout, markdown};
 use loopstep::tui::{App, Settings};
 
-#[path = "../../tests/common/markdown.rs"]
+#[path = "../../tests/it/common/markdown.rs"]
 mod read;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 //! The fields a native transcript must have, all checked before it is read,
 //! so that `validate` names every missing one at once rather than stopping
-//! at the first as a typed parse does. `tests/schema.rs` holds this table to
+//! at the first as a typed parse does. `tests/it/schema.rs` holds this table to
 //! the `required` lists of transcripts/transcript.schema.json.
 
 use serde_json::Value;

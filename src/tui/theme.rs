@@ -4,7 +4,7 @@
 //! The view draws with the basic named colours below; a [`Theme`] then
 //! gives every cell of the frame exact RGB values, so a projector shows
 //! what was chosen rather than whatever the terminal's palette makes of
-//! "dark grey". `tests/themes.rs` checks the contrast of every pair drawn.
+//! "dark grey". `tests/it/themes.rs` checks the contrast of every pair drawn.
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};

@@ -1,7 +1,7 @@
 //! The teaching screen, driven by scripted keys through the real main loop
 //! into a `TestBackend`: snapshots at 80×24 and 120×40, styles, navigation.
 
-mod common;
+use crate::common;
 
 use common::screen::{app_in, builtins, drive, same_in_both};
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};

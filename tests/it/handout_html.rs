@@ -11,7 +11,7 @@
 //! Under `CI=true` Chromium must be there (`.ci/run` installs it); elsewhere
 //! these tests skip, saying why, when it is not.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

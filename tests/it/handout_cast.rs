@@ -3,7 +3,7 @@
 //! played through a terminal emulator, as the asciinema player would, and
 //! its frames are compared with the screen itself.
 
-mod common;
+use crate::common;
 
 use std::num::{NonZeroU16, NonZeroU32};
 

@@ -1,7 +1,7 @@
 //! Jumping by structure: the next model call, tool call, user prompt, and
 //! the next step where something went wrong, which the title counts.
 
-mod common;
+use crate::common;
 
 use common::generated::conversation;
 use common::screen::{app_in, drive};

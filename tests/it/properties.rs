@@ -1,6 +1,6 @@
 //! Invariants of the loop over generated transcripts.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 

@@ -1,7 +1,7 @@
 //! `y` gives the command that reopens the frame on screen, and hands it to
 //! the clipboard through the event source.
 
-mod common;
+use crate::common;
 
 use std::io;
 use std::num::NonZeroU32;

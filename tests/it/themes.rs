@@ -1,7 +1,7 @@
 //! Projector themes: every pair of colours drawn is readable, by the WCAG
 //! contrast ratio, and without colour the spent budget still shows.
 
-mod common;
+use crate::common;
 
 use common::screen::{builtins, drive};
 use loopstep::transcript::BUILTIN_NAMES;

@@ -2,21 +2,17 @@
 //! took, read from the logs that have timestamps, carried into the steps,
 //! and absent (unchanged) where a recording has none.
 
-mod common;
+use crate::common;
+use crate::common::load;
 
 use common::open_written;
 use common::screen::{drive, rows, same_in_both};
 use loopstep::engine::{Event, Phase, Timing, Trace};
 use loopstep::narrate::Lang;
-use loopstep::transcript::{Source, open};
+use loopstep::transcript::Source;
 use loopstep::tui::{App, Settings, theme};
 use ratatui::buffer::Buffer;
 use serde_json::{Value, json};
-
-fn fixture(name: &str) -> Source {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    open(&path, None).unwrap()
-}
 
 fn replayed(source: &Source, run: usize) -> Trace {
     let run = &source.runs[run];
@@ -40,7 +36,7 @@ fn times(trace: &Trace) -> Vec<(&'static str, Option<u64>)> {
 
 #[test]
 fn an_openhands_run_times_each_call_and_tool_from_its_event_timestamps() {
-    let source = fixture("real/openhands-todo-app.json");
+    let source = load("real/openhands-todo-app.json");
     let trace = replayed(&source, 0);
     // Event 6 (20:29:32.289) to the first action (20:29:35.040): the call;
     // that action to its observation (20:29:35.699): the tool. The last
@@ -73,7 +69,7 @@ fn an_openhands_run_times_each_call_and_tool_from_its_event_timestamps() {
 fn a_codex_rollout_times_each_call_and_tool_from_its_line_timestamps() {
     // The prompt's last line is at 16:39:45.350, the first reply's
     // function_call at 49.666, its output at 49.777; and so on.
-    let trace = replayed(&fixture("real/codex-rollout-cut-short.jsonl"), 0);
+    let trace = replayed(&load("real/codex-rollout-cut-short.jsonl"), 0);
     assert_eq!(
         times(&trace),
         [
@@ -85,7 +81,7 @@ fn a_codex_rollout_times_each_call_and_tool_from_its_line_timestamps() {
             ("tool", Some(134)),
         ]
     );
-    let answered = replayed(&fixture("real/codex-rollout-redacted.jsonl"), 0);
+    let answered = replayed(&load("real/codex-rollout-redacted.jsonl"), 0);
     assert_eq!(times(&answered), [("call", Some(3175))]);
 }
 
@@ -93,7 +89,7 @@ fn a_codex_rollout_times_each_call_and_tool_from_its_line_timestamps() {
 fn an_inspect_log_times_each_call_and_tool_from_its_events() {
     // The first model event: 20:27:38.462180-04:00 to 20:27:39.697159;
     // the first tool event: 20:27:39.762878 to 20:27:44.080452.
-    let trace = replayed(&fixture("real/inspect-browser.json"), 0);
+    let trace = replayed(&load("real/inspect-browser.json"), 0);
     assert_eq!(
         times(&trace),
         [
@@ -212,7 +208,7 @@ fn last_of(trace: &Trace, phase: Phase) -> usize {
 
 #[test]
 fn the_detail_shows_when_a_call_and_a_tool_started_and_marks_a_long_one() {
-    let source = fixture("real/openhands-todo-app.json");
+    let source = load("real/openhands-todo-app.json");
     let (screen, _) = screen_at(&source, Lang::En, 1);
     let text = screen.join("\n");
     assert!(text.contains("started 20:29:32 · took 2.8 s"), "{text}");
@@ -259,7 +255,7 @@ fn a_long_pause_before_a_step_is_told_in_its_detail() {
 
 #[test]
 fn an_untimed_run_shows_no_time() {
-    let source = fixture("real/openhands-rename.json");
+    let source = load("real/openhands-rename.json");
     let mut untimed = source.runs[0].clone();
     for reply in &mut untimed.replies {
         reply.time = None;
@@ -274,7 +270,7 @@ fn an_untimed_run_shows_no_time() {
 
 #[test]
 fn the_timeline_marks_a_step_that_took_long() {
-    let source = fixture("real/openhands-todo-app.json");
+    let source = load("real/openhands-todo-app.json");
     let trace = replayed(&source, 0);
     let (long_tool, end) = (last_of(&trace, Phase::Dispatch), trace.steps.len() - 1);
     let (screen, buffer) = screen_at(&source, Lang::En, end);

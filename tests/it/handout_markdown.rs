@@ -3,7 +3,7 @@
 //! each step's line whole in its code block, no HTML and no link, and the
 //! transcript's words as they were written.
 
-mod common;
+use crate::common;
 
 use common::markdown::read_back;
 use common::{asks, exported, says, search_doc};

@@ -2,7 +2,7 @@
 //! that only looks like one is touched, redacting twice changes nothing,
 //! and a run redacted at load holds no secret in any output.
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `/` finds a text anywhere in a run, `n` and `N` go from match to match,
 //! and on a long run the scan goes a slice at a time, a key answered between.
 
-mod common;
+use crate::common;
 
 use common::generated::openai_log;
 use common::screen::{app_in, drive};

@@ -2,7 +2,7 @@
 //! sends a tick when no key comes within a phase's time; here the ticks are
 //! sent by hand), and jumping to a step prepared beforehand.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

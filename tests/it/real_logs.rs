@@ -2,7 +2,7 @@
 //! counted right: every figure asserted here was counted by hand from the
 //! raw file, and the comment beside it says how.
 
-mod common;
+use crate::common;
 
 use common::{Counted, counted, load};
 use loopstep::dialect::Dialect;

@@ -2,7 +2,7 @@
 //! it shows, seeks the end a slice at a time with a gauge, and lets a key
 //! call the seeking off.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 

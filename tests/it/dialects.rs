@@ -2,6 +2,7 @@
 //! every screen of the replay, an OpenAI run never uses Anthropic's names,
 //! and the reverse.
 
+use crate::common::fixture;
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{CheckPolicy, Config, Mistake, Trace};
@@ -42,10 +43,6 @@ fn foreign_words(dialect: Dialect) -> &'static [&'static str] {
             "tool_calls",
         ],
     }
-}
-
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Every screen of the replay: each step, in summary and on the wire, at

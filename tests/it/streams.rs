@@ -2,20 +2,16 @@
 //! put back together into the response each API would have sent whole.
 //! The bodies are real recordings (fixtures/real/SOURCES.md).
 
-mod common;
+use crate::common;
+use crate::common::load;
 
 use common::open_written;
 use common::screen::{drive, same_in_both};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Block, Event, Outcome, StopCause, Trace, Usage};
-use loopstep::transcript::{Source, Transcript, open};
+use loopstep::transcript::{Source, Transcript};
 use loopstep::tui::{App, Settings};
 use serde_json::json;
-
-fn load(name: &str) -> Source {
-    let path = format!("{}/tests/fixtures/real/{name}", env!("CARGO_MANIFEST_DIR"));
-    open(&path, None).unwrap()
-}
 
 fn only_run(source: &Source) -> (&Transcript, Trace) {
     assert_eq!(source.runs.len(), 1);
@@ -32,7 +28,7 @@ fn stop_reasons(run: &Transcript) -> Vec<(&str, bool)> {
 
 #[test]
 fn an_anthropic_stream_gives_its_blocks_tool_input_and_final_usage() {
-    let source = load("anthropic-streamed-server-tool.exchanges.json");
+    let source = load("real/anthropic-streamed-server-tool.exchanges.json");
     let (run, trace) = only_run(&source);
     assert_eq!(run.dialect(), Dialect::AnthropicMessages);
     assert_eq!(
@@ -68,7 +64,7 @@ fn an_anthropic_stream_gives_its_blocks_tool_input_and_final_usage() {
 
 #[test]
 fn an_anthropic_stream_with_thinking_keeps_the_thinking_before_the_text() {
-    let source = load("anthropic-streamed-thinking.exchanges.json");
+    let source = load("real/anthropic-streamed-thinking.exchanges.json");
     let (run, trace) = only_run(&source);
     assert!(matches!(
         run.replies[0].content.as_slice(),
@@ -84,7 +80,7 @@ fn an_anthropic_stream_with_thinking_keeps_the_thinking_before_the_text() {
 
 #[test]
 fn an_openai_chat_stream_joins_the_pieces_of_tool_arguments() {
-    let source = load("openai-chat-streamed-tool-call.exchanges.json");
+    let source = load("real/openai-chat-streamed-tool-call.exchanges.json");
     let (run, trace) = only_run(&source);
     assert_eq!(run.dialect(), Dialect::OpenaiChat);
     assert_eq!(stop_reasons(run), [("tool_calls", false)]);
@@ -98,7 +94,7 @@ fn an_openai_chat_stream_joins_the_pieces_of_tool_arguments() {
 
 #[test]
 fn an_openai_chat_stream_of_refusal_pieces_halts_as_a_refusal() {
-    let source = load("openai-chat-streamed-refusal.exchanges.json");
+    let source = load("real/openai-chat-streamed-refusal.exchanges.json");
     let (run, trace) = only_run(&source);
     assert!(matches!(
         run.replies[0].content.as_slice(),
@@ -109,7 +105,7 @@ fn an_openai_chat_stream_of_refusal_pieces_halts_as_a_refusal() {
 
 #[test]
 fn an_openai_responses_stream_is_its_completed_response() {
-    let source = load("openai-responses-streamed.exchanges.json");
+    let source = load("real/openai-responses-streamed.exchanges.json");
     let (run, trace) = only_run(&source);
     assert_eq!(run.dialect(), Dialect::OpenaiResponses);
     assert_eq!(
@@ -139,7 +135,7 @@ fn an_openai_responses_stream_is_its_completed_response() {
 
 #[test]
 fn the_screen_says_a_refusal_field_overrode_a_finished_answer_stop_reason() {
-    let source = load("openai-chat-streamed-refusal.exchanges.json");
+    let source = load("real/openai-chat-streamed-refusal.exchanges.json");
     let runs = same_in_both(source.runs);
     let mut app = App::new(&runs, 0, Settings::default());
     let text = drive(&mut app, 80, 24, &["Right", "Right"])

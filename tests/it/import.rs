@@ -2,7 +2,8 @@
 //! import, replay through the same loop, and survive a round trip through
 //! the native format.
 
-mod common;
+use crate::common;
+use crate::common::{fixture, load};
 
 use common::{dispatched, open_written};
 use loopstep::dialect::Dialect;
@@ -11,14 +12,6 @@ use loopstep::engine::{
 };
 use loopstep::transcript::import::MISSING_RESULT;
 use loopstep::transcript::{Format, LoadError, Note, Source, Transcript, open};
-
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn load(name: &str) -> Source {
-    open(&fixture(name), None).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 fn replay(t: &Transcript) -> Trace {
     t.replay(t.default_config())

@@ -1,7 +1,8 @@
 //! Tokens and the prompt cache, per call, as the recordings report them;
 //! what they cost with a price list; an estimate, marked, where there are none.
 
-mod common;
+use crate::common;
+use crate::common::fixture;
 
 use assert_cmd::Command;
 use common::screen::{drive, same_in_both};
@@ -10,13 +11,9 @@ use loopstep::narrate::Lang;
 use loopstep::transcript::open;
 use loopstep::tui::{App, Settings};
 
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/real/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 /// The recorded usage of each call of a fixture's first run.
 fn usages(name: &str) -> Vec<Option<Usage>> {
-    let source = open(&fixture(name), None).unwrap();
+    let source = open(&fixture(&format!("real/{name}")), None).unwrap();
     let run = &source.runs[0];
     run.replay(run.default_config())
         .steps
@@ -51,7 +48,7 @@ fn cached_tokens_are_read_apart_from_the_rest_in_every_api() {
 
 #[test]
 fn the_second_call_of_a_cached_run_says_the_history_came_from_the_cache() {
-    let source = open(&fixture("openhands-rename.json"), None).unwrap();
+    let source = open(&fixture("real/openhands-rename.json"), None).unwrap();
     let runs = same_in_both(source.runs);
     let mut app = App::new(&runs, 0, Settings::default());
     drive(&mut app, 100, 30, &["}", "}"]);
@@ -91,7 +88,7 @@ fn a_price_list_adds_what_the_calls_cost() {
     )
     .unwrap();
     let prices = prices.to_str().unwrap();
-    let rename = fixture("openhands-rename.json");
+    let rename = fixture("real/openhands-rename.json");
     let out = loopstep()
         .args(["run", &rename, "--prices", prices])
         .output()

@@ -9,8 +9,8 @@ use loopstep::transcript::{BUILTIN_NAMES, Transcript, Verification, builtin};
 /// The documentation's JSON examples: the transcripts, and the price list.
 fn json_blocks() -> (Vec<String>, Vec<String>) {
     let docs = [
-        include_str!("../docs/format.md"),
-        include_str!("../docs/recordings.md"),
+        include_str!("../../docs/format.md"),
+        include_str!("../../docs/recordings.md"),
     ]
     .concat();
     docs.split("```json\n")

@@ -1,6 +1,6 @@
 //! The loop's behaviour, case by case, as the lessons describe it.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 

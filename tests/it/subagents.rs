@@ -1,7 +1,7 @@
 //! A tool call that started a sub-agent: Enter opens the sub-agent's run,
 //! the title shows where it was opened from, Esc comes back to the step.
 
-mod common;
+use crate::common;
 
 use common::screen::drive;
 use loopstep::transcript::{Localized, Opening};

@@ -1,7 +1,7 @@
 //! loopstep in Chinese: the screen and `run` in the lessons' own terms, the
 //! language switched live with `L`, and text of any width that fits.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

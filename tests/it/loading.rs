@@ -1,7 +1,7 @@
 //! The first frame comes before the file is in: a gauge of the load, `q`
 //! answered at once, other keys kept for the screen in the order typed.
 
-mod common;
+use crate::common;
 
 use std::cell::Cell;
 use std::collections::VecDeque;

@@ -7,7 +7,7 @@
 use loopstep::transcript::{BUILTIN_NAMES, open};
 use serde_json::{Value, json};
 
-const SCHEMA: &str = include_str!("../transcripts/transcript.schema.json");
+const SCHEMA: &str = include_str!("../../transcripts/transcript.schema.json");
 
 fn schema() -> Value {
     serde_json::from_str(SCHEMA).unwrap()
@@ -132,7 +132,7 @@ fn every_built_in_run_file_fits_the_schema() {
 
 #[test]
 fn the_readme_example_and_every_import_fit_the_schema() {
-    let format = include_str!("../docs/format.md");
+    let format = include_str!("../../docs/format.md");
     // The first transcript among the format's JSON examples.
     let example = format
         .split("```json\n")

@@ -1,7 +1,7 @@
 //! The screen never breaks: every built-in run draws at every width and height
 //! without a panic, and random key sequences keep the screen's invariants.
 
-mod common;
+use crate::common;
 
 use common::screen::{app_in, builtins, drive, key as key_event};
 use crossterm::event::Event as TermEvent;

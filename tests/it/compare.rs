@@ -1,7 +1,7 @@
 //! `loopstep compare`: the screen, driven by scripted keys through its
 //! real main loop into a `TestBackend`, and the command's text and JSON.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroU32;
 

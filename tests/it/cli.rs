@@ -1,6 +1,7 @@
 //! The binary as a user runs it: output, messages and exit codes.
 
-mod common;
+use crate::common;
+use crate::common::fixture;
 
 use std::path::PathBuf;
 
@@ -292,7 +293,7 @@ fn validate_reports_every_problem_at_once() {
 
 #[test]
 fn truncated_and_garbage_files_never_panic() {
-    let source = include_str!("../transcripts/aurora-run.json");
+    let source = include_str!("../../transcripts/aurora-run.json");
     let cuts: Vec<usize> = (0..source.len()).step_by(97).collect();
     for cut in cuts {
         let path = file("truncated.json", &source.as_bytes()[..cut]);
@@ -372,10 +373,6 @@ fn json_output_escapes_what_a_terminal_would_act_on() {
         "{}",
         out.stderr
     );
-}
-
-fn fixture(name: &str) -> String {
-    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
@@ -666,7 +663,8 @@ fn errors_speak_the_users_terms() {
     );
     assert!(!too_large.contains("at least 1"), "{too_large}");
 
-    let mut doc: Value = serde_json::from_str(include_str!("../transcripts/paris.json")).unwrap();
+    let mut doc: Value =
+        serde_json::from_str(include_str!("../../transcripts/paris.json")).unwrap();
     doc["max_turns"] = json!(1e23);
     let float = file("float-turns.json", doc.to_string());
     let message = assert_bad_input(
@@ -693,7 +691,7 @@ fn errors_speak_the_users_terms() {
 
 #[test]
 fn a_byte_order_mark_does_not_stop_a_file_loading() {
-    let text = format!("\u{feff}{}", include_str!("../transcripts/paris.json"));
+    let text = format!("\u{feff}{}", include_str!("../../transcripts/paris.json"));
     let path = file("with-bom.json", text);
     let out = run(&["validate", path.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -915,7 +913,7 @@ fn export_refuses_a_size_it_cannot_use_and_writes_over_no_recording() {
 fn a_transcript_in_both_languages_is_read_once_from_a_pipe() {
     // Its English and Chinese texts come from one read: a pipe gives its
     // text only once.
-    let text = include_str!("../transcripts/aurora-run.json");
+    let text = include_str!("../../transcripts/aurora-run.json");
     for (args, expected) in [
         (
             &["validate", "/dev/stdin", "--lang", "zh"][..],

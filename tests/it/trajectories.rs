@@ -2,21 +2,17 @@
 //! Codex CLI rollouts (real ones, see fixtures/real/SOURCES.md), and
 //! mini-swe-agent's two formats.
 
-mod common;
+use crate::common;
+use crate::common::load;
 
 use common::{agent_status, open_written};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Event, Outcome, RequestRule, Trace};
-use loopstep::transcript::{Format, Note, Source, open};
-
-fn fixture(name: &str) -> Source {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    open(&path, None).unwrap()
-}
+use loopstep::transcript::{Format, Note, open};
 
 /// The one run of a trajectory, replayed as recorded, and its notes.
 fn replayed(name: &str) -> (Trace, Vec<String>) {
-    let source = fixture(name);
+    let source = load(name);
     assert_eq!(source.format, Format::Trajectory, "{name}");
     assert_eq!(source.runs.len(), 1, "{name}: one task, one run");
     let run = &source.runs[0];
@@ -157,7 +153,7 @@ fn a_trajectory_can_be_named_with_from() {
 
 #[test]
 fn a_codex_rollout_replays_its_shell_calls_in_the_responses_dialect() {
-    let source = fixture("real/codex-rollout-cut-short.jsonl");
+    let source = load("real/codex-rollout-cut-short.jsonl");
     assert_eq!(source.format, Format::Codex);
     let run = &source.runs[0];
     assert_eq!(run.dialect(), Dialect::OpenaiResponses);
@@ -183,7 +179,7 @@ fn a_codex_rollout_replays_its_shell_calls_in_the_responses_dialect() {
 
 #[test]
 fn a_codex_rollout_with_a_final_answer_ends_with_it() {
-    let source = fixture("real/codex-rollout-redacted.jsonl");
+    let source = load("real/codex-rollout-redacted.jsonl");
     assert_eq!(source.format, Format::Codex);
     let run = &source.runs[0];
     let trace = run.replay(run.default_config());
@@ -193,7 +189,7 @@ fn a_codex_rollout_with_a_final_answer_ends_with_it() {
 
 #[test]
 fn an_openhands_trajectory_takes_its_replies_from_the_saved_model_responses() {
-    let source = fixture("real/openhands-rename.json");
+    let source = load("real/openhands-rename.json");
     assert_eq!(source.format, Format::OpenHands);
     let run = &source.runs[0];
     assert_eq!(run.dialect(), Dialect::OpenaiChat);
@@ -215,7 +211,7 @@ fn an_openhands_trajectory_takes_its_replies_from_the_saved_model_responses() {
 
 #[test]
 fn an_openhands_run_that_ends_in_a_message_is_answered() {
-    let source = fixture("real/openhands-todo-app.json");
+    let source = load("real/openhands-todo-app.json");
     let run = &source.runs[0];
     let trace = run.replay(run.default_config());
     assert_answered(
@@ -234,7 +230,7 @@ fn an_openhands_run_that_ends_in_a_message_is_answered() {
 
 #[test]
 fn an_inspect_log_replays_each_sample_from_its_raw_model_calls() {
-    let source = fixture("real/inspect-browser.json");
+    let source = load("real/inspect-browser.json");
     assert_eq!(source.format, Format::Inspect);
     assert_eq!(source.runs.len(), 1, "one sample");
     let run = &source.runs[0];
@@ -264,7 +260,7 @@ fn an_inspect_log_replays_each_sample_from_its_raw_model_calls() {
 
 #[test]
 fn inspect_samples_without_raw_calls_replay_from_their_messages() {
-    let source = fixture("inspect-messages-only.json");
+    let source = load("inspect-messages-only.json");
     let ids: Vec<&str> = source.runs.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -294,7 +290,7 @@ fn inspect_samples_without_raw_calls_replay_from_their_messages() {
 
 #[test]
 fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
-    let source = fixture("real/inspect-read-sample.eval");
+    let source = load("real/inspect-read-sample.eval");
     assert_eq!(source.format, Format::Inspect);
     let run = &source.runs[0];
     assert_eq!(run.replies[0].stop_reason, "stop");
@@ -304,11 +300,11 @@ fn an_inspect_eval_archive_is_read_as_the_log_it_holds() {
 
     // The same archive with its members recompressed with zstd, which
     // Inspect can write, by us with the zstd tool: the same run.
-    let zstd = fixture("inspect-read-sample-zstd.eval");
+    let zstd = load("inspect-read-sample-zstd.eval");
     assert_eq!(zstd.runs[0].replies, source.runs[0].replies);
     assert_eq!(zstd.runs[0].question, source.runs[0].question);
 
-    let tools = fixture("real/inspect-tool-calls.eval");
+    let tools = load("real/inspect-tool-calls.eval");
     let run = &tools.runs[0];
     let trace = run.replay(run.default_config());
     assert_eq!((trace.model_calls(), trace.tool_calls()), (6, 5));

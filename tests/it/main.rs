@@ -1,0 +1,39 @@
+//! loopstep's integration tests, one binary: each file a module, the
+//! helpers they share in `common`. One binary links once, where one a
+//! file linked thirty-three times.
+
+mod common;
+
+mod chinese;
+mod classroom;
+mod cli;
+mod compare;
+mod dialects;
+mod engine;
+mod find;
+mod handout_cast;
+mod handout_html;
+mod handout_markdown;
+mod import;
+mod jumps;
+mod lessons;
+mod linear;
+mod link;
+mod loading;
+mod long_runs;
+mod properties;
+mod readme;
+mod real_logs;
+mod redact;
+mod replay;
+mod robustness;
+mod schema;
+mod screen;
+mod streams;
+mod subagents;
+mod terminal;
+mod themes;
+mod timing;
+mod trajectories;
+mod unbreakable;
+mod usage;
