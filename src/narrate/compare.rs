@@ -109,22 +109,4 @@ impl Say {
             Lang::Zh => format!("{side}  {run} → {result} · {steps} 步，{calls} 次模型调用"),
         }
     }
-
-    pub fn key_both_step(self) -> &'static str {
-        self.pick(
-            "next / previous phase, both sides together",
-            "两边一起下一步 / 上一步",
-        )
-    }
-
-    pub fn key_divergence(self) -> &'static str {
-        self.pick(
-            "go to the first step where the two runs part",
-            "跳到两边第一处分歧",
-        )
-    }
-
-    pub fn footer_divergence(self) -> &'static str {
-        self.pick("divergence", "分歧")
-    }
 }

@@ -209,80 +209,6 @@ impl Say {
         self.pick("? or Esc closes", "? 或 Esc 关闭")
     }
 
-    pub fn key_step(self) -> &'static str {
-        self.pick("next / previous phase", "下一步 / 上一步")
-    }
-
-    pub fn key_turn(self) -> &'static str {
-        self.pick("next / previous turn", "下一轮 / 上一轮")
-    }
-
-    pub fn key_start_end(self) -> &'static str {
-        self.pick("start / end of the run", "跳到开头 / 结尾")
-    }
-
-    pub fn key_turns(self) -> &'static str {
-        self.pick(
-            "max_turns up / down, replays at once",
-            "max_turns 加 / 减，立即重放",
-        )
-    }
-
-    pub fn key_reset_turns(self) -> &'static str {
-        self.pick(
-            "max_turns back to the run's own",
-            "max_turns 恢复为本次运行的设定",
-        )
-    }
-
-    pub fn key_run(self) -> &'static str {
-        self.pick("next / previous run", "下一个 / 上一个运行")
-    }
-
-    /// The run row of the help, with the run-number keys.
-    pub fn key_run_or_pick(self) -> &'static str {
-        self.pick(
-            "next / previous run / run n",
-            "下一个 / 上一个 / 第 n 个运行",
-        )
-    }
-
-    pub fn key_check(self) -> &'static str {
-        self.pick(
-            "switch the check: lesson / production",
-            "切换检查：本课简化检查 / 生产循环",
-        )
-    }
-
-    pub fn key_mistake(self) -> &'static str {
-        self.pick(
-            "next common mistake / the correct loop",
-            "下一个常见错误 / 改回正确的循环",
-        )
-    }
-
-    pub fn key_scroll(self) -> &'static str {
-        self.pick("scroll messages", "滚动 messages")
-    }
-
-    pub fn key_detail_scroll(self) -> &'static str {
-        self.pick("scroll the detail pane", "滚动详情面板")
-    }
-
-    pub fn key_wire(self) -> &'static str {
-        self.pick(
-            "detail: summary / the JSON on the wire",
-            "详情：摘要 / 实际收发的 JSON",
-        )
-    }
-
-    pub fn key_quiz(self) -> &'static str {
-        self.pick(
-            "quiz: guess each check before it shows",
-            "测验：每次检查揭晓前先猜",
-        )
-    }
-
     /// The question, asked before the check (or the budget's end) shows.
     pub fn quiz_question(self) -> String {
         let (answer, tool) = (self.w.answer_stop, self.w.tool_stop);
@@ -326,39 +252,6 @@ impl Say {
         }
     }
 
-    pub fn key_search(self) -> &'static str {
-        self.pick(
-            "find a text in the run: type it, then Enter",
-            "在运行中查找文字：输入后按 Enter",
-        )
-    }
-
-    pub fn key_match(self) -> &'static str {
-        self.pick(
-            "next / previous match (after /), else turn",
-            "下一个 / 上一个匹配（/ 之后），否则换轮",
-        )
-    }
-
-    pub fn key_call(self) -> &'static str {
-        self.pick("next / previous model call", "下一次 / 上一次模型调用")
-    }
-
-    pub fn key_tool(self) -> &'static str {
-        self.pick("next / previous tool call", "下一次 / 上一次工具调用")
-    }
-
-    pub fn key_prompt(self) -> &'static str {
-        self.pick("next / previous user prompt", "下一条 / 上一条用户提示")
-    }
-
-    pub fn key_wrong(self) -> &'static str {
-        self.pick(
-            "next error: a failed tool, a broken rule, an end that is no answer",
-            "下一处出错：工具失败、违反规则、不是回答的结束",
-        )
-    }
-
     /// In the title bar: how many steps go wrong (`more`: the run is not
     /// replayed to its end yet), and the key that goes to them.
     pub fn wrong_count(self, count: usize, more: bool) -> String {
@@ -367,13 +260,6 @@ impl Say {
             Lang::En => format!("{count}{more} error{} (!)", plural(count)),
             Lang::Zh => format!("{count}{more} 处出错（!）"),
         }
-    }
-
-    pub fn key_link(self) -> &'static str {
-        self.pick(
-            "copy the command that reopens this frame",
-            "复制重新打开这一帧的命令",
-        )
     }
 
     /// The footer after `y`: the command, and how to reach the run from
@@ -392,13 +278,6 @@ impl Say {
         }
     }
 
-    pub fn key_open(self) -> &'static str {
-        self.pick(
-            "open the sub-agent a tool call started (Esc comes back); else next",
-            "打开工具调用启动的子代理（Esc 返回）；否则下一步",
-        )
-    }
-
     /// The title bar in a sub-agent: the runs it was opened from, then it.
     pub fn breadcrumb(self, titles: &[String]) -> String {
         let path = titles.join(" › ");
@@ -406,20 +285,6 @@ impl Say {
             Lang::En => format!("Esc ← {path}"),
             Lang::Zh => format!("Esc 返回 ← {path}"),
         }
-    }
-
-    pub fn key_theme(self) -> &'static str {
-        self.pick(
-            "colours: dark / light / high contrast",
-            "配色：深色 / 浅色 / 高对比度",
-        )
-    }
-
-    pub fn key_growth(self) -> &'static str {
-        self.pick(
-            "what each call sends: show / hide",
-            "每次调用发送多少：显示 / 隐藏",
-        )
     }
 
     /// The growth panel's title; `beside` when it shares the row with the
@@ -479,13 +344,6 @@ impl Say {
         self.pick("no call yet: nothing sent", "还没有调用：尚未发送任何内容")
     }
 
-    pub fn key_go_to_step(self) -> &'static str {
-        self.pick(
-            "go to step: type its number, then Enter",
-            "跳到第几步：输入步数，再按 Enter",
-        )
-    }
-
     /// The footer while a step number is typed.
     pub fn go_to_prompt(self, typed: &str) -> String {
         match self.lang {
@@ -524,17 +382,6 @@ impl Say {
         }
     }
 
-    pub fn key_autoplay(self) -> &'static str {
-        self.pick("play by itself / pause", "自动播放 / 暂停")
-    }
-
-    pub fn key_speed(self) -> &'static str {
-        self.pick(
-            "autoplay faster / slower (0.5× to 4×)",
-            "自动播放加快 / 减慢（0.5× 到 4×）",
-        )
-    }
-
     /// The footer while the run plays by itself.
     pub fn autoplay_status(self, speed: &str) -> String {
         match self.lang {
@@ -543,60 +390,12 @@ impl Say {
         }
     }
 
-    pub fn key_expand(self) -> &'static str {
-        self.pick("unfold / fold long texts", "展开 / 折叠长文本")
-    }
-
-    pub fn key_lang(self) -> &'static str {
-        self.pick("中文 / English", "中文 / English")
-    }
-
-    pub fn key_help(self) -> &'static str {
-        self.pick("show or hide this help", "显示或隐藏本帮助")
-    }
-
-    pub fn key_quit(self) -> &'static str {
-        self.pick("quit", "退出")
-    }
-
-    pub fn footer_step(self) -> &'static str {
-        self.pick("step", "步")
-    }
-
-    pub fn footer_turn(self) -> &'static str {
-        self.pick("turn", "轮")
-    }
-
-    pub fn footer_turns(self) -> &'static str {
-        "max_turns"
-    }
-
-    pub fn footer_run(self) -> &'static str {
-        self.pick("run", "运行")
-    }
-
-    pub fn footer_mistake(self) -> &'static str {
-        self.pick("mistake", "错误")
-    }
-
-    pub fn footer_lang(self) -> &'static str {
-        self.pick("中文", "English")
-    }
-
-    pub fn footer_help(self) -> &'static str {
-        self.pick("help", "帮助")
-    }
-
     /// What the keys do in the HTML handout, after the keys themselves.
     pub fn handout_keys(self) -> &'static str {
         self.pick(
             "step through the run; a step's heading links to it",
             "逐步查看；每一步的标题是指向它的链接",
         )
-    }
-
-    pub fn footer_quit(self) -> &'static str {
-        self.pick("quit", "退出")
     }
 
     pub fn too_small(self, width: u16, height: u16, min_width: u16, min_height: u16) -> String {

@@ -695,3 +695,29 @@ fn a_help_taller_than_the_screen_scrolls_to_its_last_row() {
     let closed = screen("aurora-run", 80, 24, &["?", "j", "Esc"]);
     assert!(!closed.contains("keys · ?"), "{closed}");
 }
+
+#[test]
+fn docs_screen_md_names_every_key_the_screen_binds() {
+    use loopstep::tui::keymap::{BINDINGS, key_name};
+    let docs = include_str!("../../docs/screen.md");
+    // The first column of each row of the key table: `→` `l` `Space` / `←` `h`.
+    let documented: Vec<&str> = docs
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .filter_map(|line| line.split(" | ").next())
+        .collect();
+    for binding in BINDINGS {
+        let keys = binding
+            .keys
+            .iter()
+            .chain(binding.opposite.iter().flat_map(|(keys, _)| *keys));
+        for key in keys {
+            let name = format!("`{}`", key_name(key));
+            assert!(
+                documented.iter().any(|cell| cell.contains(&name)),
+                "{name} ({:?}) is not in docs/screen.md's key table",
+                binding.action
+            );
+        }
+    }
+}

@@ -3,8 +3,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::narrate::Say;
-use crate::tui::keymap::{Binding, CTRL_C, ch, in_footer, key, look_up, one, pair};
+use crate::narrate::Tr;
+use crate::tui::keymap::{Binding, CTRL_C, ch, in_footer, key, look_up, one, pair, words};
 
 /// Everything the compare screen can be asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,9 +34,12 @@ pub const BINDINGS: &[Binding<CompareAction>] = &[
             A::Next,
             &[key(KeyCode::Left), ch('h'), key(KeyCode::Backspace)],
             A::Prev,
-            Say::key_both_step,
+            Tr {
+                en: "next / previous phase, both sides together",
+                zh: "两边一起下一步 / 上一步",
+            },
         ),
-        Say::footer_step,
+        words::FOOTER_STEP,
     ),
     in_footer(
         pair(
@@ -44,37 +47,43 @@ pub const BINDINGS: &[Binding<CompareAction>] = &[
             A::NextTurn,
             &[ch('p'), ch('['), ch('N')],
             A::PrevTurn,
-            Say::key_turn,
+            words::TURN,
         ),
-        Say::footer_turn,
+        words::FOOTER_TURN,
     ),
     pair(
         &[ch('g'), key(KeyCode::Home)],
         A::Start,
         &[ch('G'), key(KeyCode::End)],
         A::End,
-        Say::key_start_end,
-    ),
-    in_footer(
-        one(&[ch('v')], A::Divergence, Say::key_divergence),
-        Say::footer_divergence,
-    ),
-    in_footer(
-        one(&[ch('L')], A::ToggleLang, Say::key_lang),
-        Say::footer_lang,
-    ),
-    one(&[ch('t')], A::CycleTheme, Say::key_theme),
-    in_footer(
-        one(&[ch('?')], A::ToggleHelp, Say::key_help),
-        Say::footer_help,
+        words::START_END,
     ),
     in_footer(
         one(
-            &[ch('q'), key(KeyCode::Esc), CTRL_C],
-            A::Quit,
-            Say::key_quit,
+            &[ch('v')],
+            A::Divergence,
+            Tr {
+                en: "go to the first step where the two runs part",
+                zh: "跳到两边第一处分歧",
+            },
         ),
-        Say::footer_quit,
+        Tr {
+            en: "divergence",
+            zh: "分歧",
+        },
+    ),
+    in_footer(
+        one(&[ch('L')], A::ToggleLang, words::LANG),
+        words::FOOTER_LANG,
+    ),
+    one(&[ch('t')], A::CycleTheme, words::THEME),
+    in_footer(
+        one(&[ch('?')], A::ToggleHelp, words::HELP),
+        words::FOOTER_HELP,
+    ),
+    in_footer(
+        one(&[ch('q'), key(KeyCode::Esc), CTRL_C], A::Quit, words::QUIT),
+        words::QUIT,
     ),
 ];
 
@@ -92,6 +101,7 @@ mod tests {
     use super::*;
     use crate::dialect::Dialect;
     use crate::narrate::Lang;
+    use crate::narrate::Say;
     use crate::tui::keymap::{check_table, footer_entries_of};
 
     #[test]
