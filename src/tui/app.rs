@@ -1,4 +1,4 @@
-//! The screen's state and `update`, the only place it changes.
+//! The screen's state; [`update`](super::update) is the only place it changes.
 //!
 //! The screen moves a cursor over a replay that is computed only as far as
 //! the screen looks: a run of ten thousand turns opens at once. Changing
@@ -8,17 +8,16 @@
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
-use crate::engine::{
-    CheckPolicy, Config, Event, MAX_TURNS, Message, Mistake, Query, Rounds, Step, TraceView, Usage,
-};
+use crate::engine::{CheckPolicy, Config, Event, Message, Mistake, Rounds, Step, TraceView, Usage};
 use crate::prices::Prices;
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
 use super::keymap::Action;
-use super::link::{self, Opened};
-use super::quiz::{Guess, Quiz};
+use super::link::Opened;
+use super::quiz::Quiz;
 use super::search::Search;
 use super::theme::Theme;
+use super::update::update;
 use super::view::Extents;
 use crate::narrate::{Lang, Say};
 
@@ -46,7 +45,7 @@ pub struct Settings {
 }
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].
-const SPEEDS: [(f64, &str); 4] = [(0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
+pub(super) const SPEEDS: [(f64, &str); 4] = [(0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
 /// How long a phase shows when the run plays by itself at 1×: the
 /// screen's autoplay, and the pace of an exported recording of it.
 pub const PHASE: Duration = Duration::from_millis(1500);
@@ -61,7 +60,7 @@ pub enum DetailView {
 }
 
 impl DetailView {
-    fn next(self) -> Self {
+    pub(super) fn next(self) -> Self {
         match self {
             DetailView::Summary => DetailView::Wire,
             DetailView::Wire => DetailView::Summary,
@@ -69,27 +68,43 @@ impl DetailView {
     }
 }
 
+/// What takes the keys: the run, or something over it that takes them
+/// first. One at a time, so which has them is never in doubt. (Seeking the
+/// end is work between frames, not a mode: it goes on under the help, and
+/// the run's keys call it off. A quiz question is the quiz's: asked in the
+/// run's mode, answered with its digits.)
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The run: every key does what the key table says.
+    #[default]
+    Normal,
+    /// The help, over the run: its own keys scroll and close it.
+    Help,
+    /// `:` and the step number typed so far.
+    GoTo(String),
+    /// `/` and the text typed so far.
+    Search(String),
+}
+
 pub struct App<'a> {
-    runs: &'a [Localized],
-    current: usize,
+    pub(super) runs: &'a [Localized],
+    pub(super) current: usize,
     /// The run's replay, computed as far as the screen has looked.
-    replay: LazyReplay<'a>,
-    cursor: usize,
+    pub(super) replay: LazyReplay<'a>,
+    pub(super) cursor: usize,
     /// Replaying toward the end between frames, called off by a key.
-    seeking_end: bool,
+    pub(super) seeking_end: bool,
     /// Stepping by itself, one phase a tick.
     pub playing: bool,
     /// Index into [`SPEEDS`].
-    speed: usize,
-    /// The step number being typed after `:`.
-    pub step_prompt: Option<String>,
+    pub(super) speed: usize,
+    /// What takes the keys.
+    pub(super) mode: Mode,
     /// What each call sends: asked for (`x`) or hidden; `None` leaves it to
     /// the room there is (beside the detail on a large screen).
     pub growth: Option<bool>,
     /// Quiz mode: the class guesses each check before it shows.
     pub quiz: Option<Quiz>,
-    /// The text being typed after `/`.
-    pub search_prompt: Option<String>,
     /// The search in force: its matches, and the scan that finds them.
     pub search: Option<Search>,
     /// Where the runs came from, for the command `y` gives.
@@ -112,7 +127,6 @@ pub struct App<'a> {
     pub expanded: bool,
     /// Rows of the detail pane scrolled past.
     pub detail_scroll: usize,
-    pub show_help: bool,
     /// Rows of the help scrolled past, when it is taller than the screen.
     pub help_scroll: usize,
     pub should_quit: bool,
@@ -121,7 +135,7 @@ pub struct App<'a> {
     pub lang: Lang,
     /// How far the panes could scroll in the last frame drawn, so that
     /// scrolling stops where the content does.
-    extents: Extents,
+    pub(super) extents: Extents,
 }
 
 /// Steps replayed ahead of the cursor, so that a short run is known whole
@@ -152,10 +166,9 @@ impl<'a> App<'a> {
             seeking_end: false,
             playing: settings.autoplay,
             speed: 1,
-            step_prompt: None,
+            mode: Mode::Normal,
             growth: None,
             quiz: settings.quiz.then(Quiz::default),
-            search_prompt: None,
             search: None,
             opened: None,
             link: None,
@@ -166,7 +179,6 @@ impl<'a> App<'a> {
             detail: DetailView::Summary,
             expanded: false,
             detail_scroll: 0,
-            show_help: false,
             help_scroll: 0,
             should_quit: false,
             monochrome: settings.monochrome,
@@ -283,7 +295,7 @@ impl<'a> App<'a> {
 
     /// Replays what the screen needs: the cursor's whole turn, which the
     /// diagram draws, and a stretch beyond.
-    fn look_ahead(&mut self) {
+    pub(super) fn look_ahead(&mut self) {
         self.replay.reach(self.cursor + LOOKAHEAD);
         let turn = self.step().turn;
         while self.replay.steps().last().is_some_and(|s| s.turn <= turn) && self.replay.advance() {}
@@ -320,7 +332,7 @@ impl<'a> App<'a> {
     }
 
     /// One phase on, stopping at the end.
-    fn tick(&mut self) {
+    pub(super) fn tick(&mut self) {
         if !self.playing {
             return;
         }
@@ -330,9 +342,14 @@ impl<'a> App<'a> {
         self.playing = !self.at_end();
     }
 
+    /// What takes the keys.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
     /// Whether a prompt (`:` or `/`) is taking the keys as text.
     pub fn in_prompt(&self) -> bool {
-        self.step_prompt.is_some() || self.search_prompt.is_some()
+        matches!(self.mode, Mode::GoTo(_) | Mode::Search(_))
     }
 
     /// Whether there is work to do between frames.
@@ -342,7 +359,7 @@ impl<'a> App<'a> {
 
     /// Scans for the search's matches for a slice of time, replaying
     /// further as it needs, and makes the jump it waits for once found.
-    fn search_a_slice(&mut self) {
+    pub(super) fn search_a_slice(&mut self) {
         let (Some(search), replay) = (&mut self.search, &mut self.replay) else {
             return;
         };
@@ -390,7 +407,7 @@ impl<'a> App<'a> {
 
     /// Enter on a tool call that started a sub-agent: its run, from the
     /// start; whether there was one to open.
-    fn open_subagent(&mut self) -> bool {
+    pub(super) fn open_subagent(&mut self) -> bool {
         let Some(run) = self.subagent_at(self.cursor) else {
             return false;
         };
@@ -400,7 +417,7 @@ impl<'a> App<'a> {
     }
 
     /// Esc in a sub-agent: back to the run that started it, on the same step.
-    fn leave_subagent(&mut self) {
+    pub(super) fn leave_subagent(&mut self) {
         if let Some((run, step, config)) = self.trail.pop() {
             self.open_run_with(run, config);
             self.move_to(step);
@@ -421,7 +438,7 @@ impl<'a> App<'a> {
     /// Goes to the next step after the cursor (or the last before it) that
     /// `pick` picks, replaying further as it needs; with `wrap`, on from
     /// the other end of the run. Stays when there is none.
-    fn jump(&mut self, forward: bool, wrap: bool, pick: fn(&Event) -> bool) {
+    pub(super) fn jump(&mut self, forward: bool, wrap: bool, pick: fn(&Event) -> bool) {
         let mut found = if forward {
             self.first_from(self.cursor + 1, pick)
         } else {
@@ -445,7 +462,7 @@ impl<'a> App<'a> {
     /// `u` and `U`: the next or previous user prompt. A log of several
     /// prompts opens as a run a prompt, each continuing the one before:
     /// past this run's prompts, the next (or previous) such run.
-    fn next_prompt(&mut self, forward: bool) {
+    pub(super) fn next_prompt(&mut self, forward: bool) {
         let before = self.cursor;
         self.jump(forward, false, is_prompt);
         if self.cursor != before {
@@ -465,7 +482,7 @@ impl<'a> App<'a> {
     }
 
     /// The first step at or after `from` that `pick` picks.
-    fn first_from(&mut self, from: usize, pick: fn(&Event) -> bool) -> Option<usize> {
+    pub(super) fn first_from(&mut self, from: usize, pick: fn(&Event) -> bool) -> Option<usize> {
         let mut from = from;
         loop {
             let steps = self.replay.steps();
@@ -482,12 +499,12 @@ impl<'a> App<'a> {
     }
 
     /// Replays to the end of the run at once.
-    fn seek_end_now(&mut self) {
+    pub(super) fn seek_end_now(&mut self) {
         while self.replay.advance() {}
     }
 
     /// Goes where the search was asked to, if it knows where yet.
-    fn take_search_jump(&mut self) {
+    pub(super) fn take_search_jump(&mut self) {
         if let Some(step) = self.search.as_mut().and_then(Search::take_jump) {
             self.move_to(step);
         }
@@ -495,7 +512,7 @@ impl<'a> App<'a> {
 
     /// `n` and `N`: the next or previous match; without a search, the next
     /// or previous turn.
-    fn next_match(&mut self, forward: bool) {
+    pub(super) fn next_match(&mut self, forward: bool) {
         match &mut self.search {
             Some(search) => {
                 search.want(forward, self.cursor);
@@ -514,14 +531,14 @@ impl<'a> App<'a> {
 
     /// Goes to the last step: at once when it is known, else by replaying
     /// toward it between frames.
-    fn seek_end(&mut self) {
+    pub(super) fn seek_end(&mut self) {
         self.seeking_end = true;
         self.work();
     }
 
     /// Changes the replay with `change`, keeping the cursor on the same
     /// step when the new replay has it there, else going to the new end.
-    fn replay_again(&mut self, change: impl FnOnce(&mut Self)) {
+    pub(super) fn replay_again(&mut self, change: impl FnOnce(&mut Self)) {
         let old = self.step();
         let place = (old.turn, old.event.phase());
         let was_at_end = self.at_end();
@@ -541,15 +558,15 @@ impl<'a> App<'a> {
         }
     }
 
-    fn set_max_turns(&mut self, max_turns: NonZeroU32) {
+    pub(super) fn set_max_turns(&mut self, max_turns: NonZeroU32) {
         self.replay_again(|app| app.replay.set_max_turns(max_turns));
     }
 
-    fn set_config(&mut self, config: Config) {
+    pub(super) fn set_config(&mut self, config: Config) {
         self.replay_again(|app| app.replay.set_config(config));
     }
 
-    fn open_run(&mut self, index: usize) {
+    pub(super) fn open_run(&mut self, index: usize) {
         if index >= self.runs.len() {
             return;
         }
@@ -564,7 +581,7 @@ impl<'a> App<'a> {
     }
 
     /// Opens run `index` under `config`, at its start.
-    fn open_run_with(&mut self, index: usize, config: Config) {
+    pub(super) fn open_run_with(&mut self, index: usize, config: Config) {
         self.current = index;
         self.replay = self.transcript().replay_lazily(config, self.lang);
         self.seeking_end = false;
@@ -582,7 +599,7 @@ impl<'a> App<'a> {
 
     /// Switches language. The run's texts change with it, its steps do
     /// not, so the replay keeps the cursor where it was.
-    fn toggle_lang(&mut self) {
+    pub(super) fn toggle_lang(&mut self) {
         self.replay_again(|app| {
             app.lang = app.lang.toggled();
             app.replay = app.transcript().replay_lazily(app.config(), app.lang);
@@ -590,12 +607,12 @@ impl<'a> App<'a> {
     }
 
     /// Keeps both scrolls within what the last frame drew.
-    fn clamp_scrolls(&mut self) {
+    pub(super) fn clamp_scrolls(&mut self) {
         self.detail_scroll = self.detail_scroll.min(self.extents.detail);
         self.scroll_back = self.scroll_back.min(self.extents.messages);
     }
 
-    fn move_to(&mut self, index: usize) {
+    pub(super) fn move_to(&mut self, index: usize) {
         self.replay.reach(index);
         self.cursor = index.min(self.replay.steps().len() - 1);
         self.scroll_back = 0;
@@ -618,310 +635,4 @@ fn continues(earlier: &Localized, later: &Localized) -> bool {
     after.len() > before.len()
         && after.starts_with(before)
         && after[before.len()] == Message::user_text(&earlier.question)
-}
-
-/// Rows one PageUp / PageDown moves the detail pane.
-const DETAIL_PAGE: usize = 5;
-
-pub fn update(app: &mut App, action: Action) {
-    // Enter opens the sub-agent a tool call started; anywhere else, and in
-    // a prompt or the help, it is the next step.
-    let asking = app.quiz.as_ref().is_some_and(|q| q.asking.is_some());
-    let free = !app.show_help && !app.in_prompt() && !asking;
-    let action = match action {
-        Action::Open if free && app.open_subagent() => return,
-        Action::Open => Action::Next,
-        other => other,
-    };
-    // The link `y` showed stays until the next key.
-    if !matches!(action, Action::Drawn(_) | Action::Resize(..) | Action::Tick) {
-        app.link = None;
-    }
-    // A click that is not on a timeline mark does nothing at all: it must
-    // not stop the autoplay or take back a question.
-    let action = match action {
-        Action::Click(column, row) => match app.extents.timeline.step_at(column, row) {
-            Some(step) => Action::ClickedStep(step),
-            None => return,
-        },
-        other => other,
-    };
-    if app.show_help {
-        // The help is modal: it closes on its own keys, and quitting still works.
-        match action {
-            Action::Drawn(extents) => app.extents = extents,
-            Action::ToggleHelp | Action::Back => app.show_help = false,
-            Action::ToggleLang => app.toggle_lang(),
-            Action::CycleTheme => app.theme = app.theme.next(),
-            Action::ScrollUp | Action::DetailUp => {
-                app.help_scroll = app.help_scroll.saturating_sub(1);
-            }
-            Action::ScrollDown | Action::DetailDown => {
-                app.help_scroll = (app.help_scroll + 1).min(app.extents.help);
-            }
-            Action::Quit => app.should_quit = true,
-            _ => {}
-        }
-        return;
-    }
-    if app.seeking_end {
-        match action {
-            Action::Drawn(extents) => {
-                app.extents = extents;
-                return app.clamp_scrolls();
-            }
-            Action::Resize(..) | Action::Tick => return,
-            // Esc and End call the seeking off and do nothing else; any
-            // other key calls it off and does what it always does.
-            Action::Back | Action::End => {
-                app.seeking_end = false;
-                // The cursor's turn may be only part replayed yet.
-                return app.look_ahead();
-            }
-            _ => app.seeking_end = false,
-        }
-    }
-    if let Some(typed) = &mut app.search_prompt {
-        match action {
-            Action::Type(c) => typed.push(c),
-            Action::Erase => {
-                typed.pop();
-            }
-            Action::Submit => {
-                app.search = Query::new(typed).map(|query| Search::new(query, app.cursor));
-                app.search_prompt = None;
-                app.playing = false;
-            }
-            Action::Back => app.search_prompt = None,
-            Action::Quit => app.should_quit = true,
-            Action::Drawn(extents) => app.extents = extents,
-            _ => {}
-        }
-        return;
-    }
-    if let Some(typed) = &mut app.step_prompt {
-        // The prompt takes every key until Enter or Esc: a letter typed
-        // there is no command.
-        match action {
-            // Nine digits are more steps than any run has.
-            Action::Type(c @ '0'..='9') if typed.len() < 9 => typed.push(c),
-            Action::Erase => {
-                typed.pop();
-            }
-            Action::Submit => {
-                let number = typed.parse().ok().filter(|n| *n >= 1);
-                app.step_prompt = None;
-                if let Some(number) = number {
-                    app.playing = false;
-                    app.go_to_step(number);
-                }
-            }
-            Action::Back => app.step_prompt = None,
-            Action::Quit => app.should_quit = true,
-            Action::Drawn(extents) => app.extents = extents,
-            _ => {}
-        }
-        return;
-    }
-    if let Some(quiz) = &mut app.quiz
-        && quiz.asking.is_some()
-    {
-        match action {
-            Action::Digit(digit) => {
-                if let Some(guess) = Guess::of_digit(digit) {
-                    quiz.answer(guess);
-                    // The answer is given: the step shows.
-                    app.move_to(app.cursor + 1);
-                }
-                return;
-            }
-            Action::Drawn(_) | Action::Resize(..) | Action::Tick | Action::Quit => {}
-            Action::ToggleQuiz => {}
-            // Esc takes the question back, and only that.
-            Action::Back => {
-                quiz.asking = None;
-                return;
-            }
-            // Any other key takes the question back.
-            _ => quiz.asking = None,
-        }
-    }
-    // In quiz mode, a step the class is to guess is not shown before the guess.
-    if matches!(action, Action::Next | Action::Tick)
-        && let Some(quiz) = &mut app.quiz
-        && (action == Action::Next || app.playing)
-    {
-        let next = app.replay.steps().get(app.cursor + 1);
-        if let Some(truth) = next.and_then(Guess::of_step) {
-            quiz.asking = Some(truth);
-            app.playing = false;
-            return;
-        }
-    }
-    // A key that moves the cursor takes over from the autoplay.
-    let moves = matches!(
-        action,
-        Action::Next
-            | Action::Prev
-            | Action::NextTurn
-            | Action::PrevTurn
-            | Action::Start
-            | Action::End
-            | Action::NextRun
-            | Action::PrevRun
-            | Action::Digit(_)
-            | Action::ClickedStep(_)
-            | Action::NextMatch
-            | Action::PrevMatch
-            | Action::NextCall
-            | Action::PrevCall
-            | Action::NextTool
-            | Action::PrevTool
-            | Action::NextPrompt
-            | Action::PrevPrompt
-            | Action::NextWrong
-    );
-    if moves {
-        app.playing = false;
-        // A move of one's own overrides a jump the search still owes.
-        if let Some(search) = &mut app.search
-            && !matches!(action, Action::NextMatch | Action::PrevMatch)
-        {
-            search.forget_jump();
-        }
-    }
-    let steps = app.replay.steps();
-    match action {
-        Action::Tick => app.tick(),
-        Action::ToggleAutoplay => {
-            // Played to its end, a run plays again from the start.
-            if !app.playing && app.at_end() {
-                app.move_to(0);
-            }
-            app.playing = !app.playing;
-        }
-        Action::Faster => app.speed = (app.speed + 1).min(SPEEDS.len() - 1),
-        Action::Slower => app.speed = app.speed.saturating_sub(1),
-        Action::Next => app.move_to(app.cursor + 1),
-        Action::Prev => app.move_to(app.cursor.saturating_sub(1)),
-        Action::NextTurn => {
-            let turn = app.step().turn;
-            let next = steps.partition_point(|s| s.turn <= turn);
-            app.move_to(next);
-        }
-        Action::PrevTurn => {
-            let turn = app.step().turn;
-            let start_of = |t: u32| steps.partition_point(|s| s.turn < t);
-            let this_start = start_of(turn);
-            let target = if app.cursor > this_start || turn == 0 {
-                this_start
-            } else {
-                start_of(turn - 1)
-            };
-            app.move_to(target);
-        }
-        Action::Start => app.move_to(0),
-        Action::End => app.seek_end(),
-        Action::MoreTurns => {
-            if let Some(more) = app
-                .config()
-                .max_turns
-                .checked_add(1)
-                .filter(|n| n.get() <= MAX_TURNS)
-            {
-                app.set_max_turns(more);
-            }
-        }
-        Action::FewerTurns => {
-            if let Some(fewer) = NonZeroU32::new(app.config().max_turns.get() - 1) {
-                app.set_max_turns(fewer);
-            }
-        }
-        Action::ResetTurns => app.set_max_turns(app.transcript().max_turns),
-        // Another run by choice leaves the sub-agents' trail behind.
-        Action::NextRun => {
-            app.trail.clear();
-            app.open_run((app.current + 1) % app.runs.len());
-        }
-        Action::PrevRun => {
-            app.trail.clear();
-            app.open_run((app.current + app.runs.len() - 1) % app.runs.len());
-        }
-        Action::Digit(0) => {}
-        Action::Digit(run) => {
-            app.trail.clear();
-            app.open_run(usize::from(run) - 1);
-        }
-        Action::GoToStep => app.step_prompt = Some(String::new()),
-        Action::Search => app.search_prompt = Some(String::new()),
-        Action::NextCall => app.jump(true, false, |e| matches!(e, Event::Call { .. })),
-        Action::PrevCall => app.jump(false, false, |e| matches!(e, Event::Call { .. })),
-        Action::NextTool => app.jump(true, false, |e| matches!(e, Event::Dispatch { .. })),
-        Action::PrevTool => app.jump(false, false, |e| matches!(e, Event::Dispatch { .. })),
-        Action::NextPrompt => app.next_prompt(true),
-        Action::PrevPrompt => app.next_prompt(false),
-        Action::NextWrong => app.jump(true, true, Event::goes_wrong),
-        Action::CopyLink => {
-            let (command, tabs) = link::command(app);
-            app.to_copy = Some(command.clone());
-            app.link = Some((command, tabs));
-        }
-        Action::NextMatch => app.next_match(true),
-        Action::PrevMatch => app.next_match(false),
-        // Text typed outside a prompt: nothing to type into.
-        Action::Type(_) | Action::Erase | Action::Submit => {}
-        Action::Back if app.search.is_some() => app.search = None,
-        Action::Back if !app.trail.is_empty() => app.leave_subagent(),
-        Action::NextMistake => app.set_config(Config {
-            mistake: Mistake::cycle(app.config().mistake),
-            ..app.config()
-        }),
-        Action::CorrectLoop => app.set_config(Config {
-            mistake: None,
-            ..app.config()
-        }),
-        Action::ToggleCheck => app.set_config(Config {
-            check: match app.config().check {
-                CheckPolicy::Lesson => CheckPolicy::Production,
-                CheckPolicy::Production => CheckPolicy::Lesson,
-            },
-            ..app.config()
-        }),
-        Action::ScrollUp => app.scroll_back = (app.scroll_back + 1).min(app.extents.messages),
-        Action::ScrollDown => app.scroll_back = app.scroll_back.saturating_sub(1),
-        Action::DetailDown => {
-            app.detail_scroll = (app.detail_scroll + DETAIL_PAGE).min(app.extents.detail);
-        }
-        Action::DetailUp => app.detail_scroll = app.detail_scroll.saturating_sub(DETAIL_PAGE),
-        Action::ToggleWire => {
-            app.detail = app.detail.next();
-            app.detail_scroll = 0;
-        }
-        Action::ToggleLang => app.toggle_lang(),
-        Action::CycleTheme => app.theme = app.theme.next(),
-        Action::ToggleExpand => app.expanded = !app.expanded,
-        Action::ToggleGrowth => app.growth = Some(!app.extents.growth),
-        Action::ClickedStep(step) => app.move_to(step),
-        // Read as a step above, or dropped.
-        Action::Click(..) => {}
-        // Read as a sub-agent or the next step above.
-        Action::Open => {}
-        Action::ToggleQuiz => {
-            app.quiz = match app.quiz {
-                Some(_) => None,
-                None => Some(Quiz::default()),
-            }
-        }
-        // The next frame is drawn at the new size and reports its extents.
-        Action::Resize(..) => {}
-        Action::Drawn(extents) => {
-            app.extents = extents;
-            app.clamp_scrolls();
-        }
-        Action::ToggleHelp => {
-            app.show_help = true;
-            app.help_scroll = 0;
-        }
-        Action::Back | Action::Quit => app.should_quit = true,
-    }
 }

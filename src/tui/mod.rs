@@ -12,6 +12,7 @@ pub mod loading;
 pub mod quiz;
 pub mod search;
 pub mod theme;
+mod update;
 pub mod view;
 
 use std::io::{self, IsTerminal};
@@ -30,11 +31,12 @@ use crate::narrate::Say;
 use crate::prices::Prices;
 use crate::transcript::{Localized, Progress};
 
-pub use app::{App, Settings, update};
+pub use app::{App, Mode, Settings};
 pub use keymap::{Action, action_for, action_for_mouse};
 use link::Opened;
 pub use loading::{Typed, wait_for_load};
 use theme::Look;
+pub use update::update;
 
 /// Where terminal events come from.
 pub trait EventSource {

@@ -10,7 +10,7 @@ use common::screen::{app_in, builtins, drive};
 use crossterm::event::{Event as TermEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use loopstep::narrate::Lang;
 use loopstep::transcript::BUILTIN_NAMES;
-use loopstep::tui::{Action, App, ScriptedEvents, Settings, run_app, update, view};
+use loopstep::tui::{Action, App, Mode, ScriptedEvents, Settings, run_app, update, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -107,11 +107,11 @@ fn colon_then_a_number_and_enter_jumps_to_that_step() {
     for action in [Action::GoToStep, Action::Type('1'), Action::Type('3')] {
         update(&mut app, action);
     }
-    assert_eq!(app.step_prompt.as_deref(), Some("13"));
+    assert_eq!(app.mode(), &Mode::GoTo("13".into()));
     update(&mut app, Action::Erase); // Backspace takes the 3 back
     update(&mut app, Action::Type('1'));
     update(&mut app, Action::Submit); // Enter
-    assert_eq!((app.cursor(), app.step_prompt.is_none()), (10, true));
+    assert_eq!((app.cursor(), app.mode()), (10, &Mode::Normal));
     // Past the end: the last step. Esc leaves without moving.
     for action in [
         Action::GoToStep,
@@ -125,7 +125,7 @@ fn colon_then_a_number_and_enter_jumps_to_that_step() {
     for action in [Action::GoToStep, Action::Type('2'), Action::Back] {
         update(&mut app, action);
     }
-    assert!(app.at_end() && app.step_prompt.is_none());
+    assert!(app.at_end() && *app.mode() == Mode::Normal);
     // Without the prompt a digit still opens a run.
     update(&mut app, Action::Digit(2));
     assert_eq!(app.runs().0, 1);
@@ -140,7 +140,7 @@ fn the_step_prompt_takes_letters_as_text_not_commands() {
     for c in ['a', 'b', 'c', '4'] {
         update(&mut app, Action::Type(c));
     }
-    assert_eq!(app.step_prompt.as_deref(), Some("4"), "only digits count");
+    assert_eq!(app.mode(), &Mode::GoTo("4".into()), "only digits count");
     assert!(!app.playing, "a letter starts nothing");
     assert_eq!(app.config().check, check, "nor switches the check");
     update(&mut app, Action::Submit);

@@ -8,7 +8,7 @@ use common::screen::{app_in, drive};
 use loopstep::engine::Event;
 use loopstep::narrate::Lang;
 use loopstep::transcript::{Localized, import};
-use loopstep::tui::{Action, App, Settings, update};
+use loopstep::tui::{Action, App, Mode, Settings, update};
 
 /// `/`, the text, Enter.
 fn search_keys(text: &str) -> Vec<String> {
@@ -86,7 +86,7 @@ fn typed_letters_are_text_not_commands_and_esc_cancels() {
     assert!(text.contains("/qln▏"), "{text}");
     assert!(!app.should_quit && app.cursor() == 0);
     drive(&mut app, 80, 24, &["Esc"]);
-    assert!(app.search.is_none() && app.search_prompt.is_none() && !app.should_quit);
+    assert!(app.search.is_none() && *app.mode() == Mode::Normal && !app.should_quit);
 }
 
 #[test]

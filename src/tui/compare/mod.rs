@@ -18,9 +18,10 @@ use ratatui::backend::Backend;
 
 pub use keys::{BINDINGS, CompareAction, action_for};
 
-use super::app::{App, Settings, update};
+use super::app::{App, Settings};
 use super::keymap::Action;
 use super::theme::Look;
+use super::update::update;
 use super::{EventSource, TakenTerminal, TerminalEvents, view};
 use crate::compare::first_divergence_from;
 use crate::narrate::Side;

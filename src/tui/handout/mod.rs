@@ -16,8 +16,9 @@ pub use cast::{ScreenSize, cast};
 pub use html::html;
 pub use markdown::markdown;
 
-use super::app::{App, update};
+use super::app::App;
 use super::keymap::Action;
+use super::update::update;
 use super::view::{Mark, caption_text, diagram_marks};
 use crate::engine::Outcome;
 use crate::narrate::Say;

@@ -21,7 +21,7 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::app::App;
+use super::app::{App, Mode};
 use super::keymap::{footer_entries, help_rows};
 use super::theme::{self, Look};
 use crate::narrate::Say;
@@ -187,9 +187,9 @@ pub fn loading(frame: &mut Frame, (say, look): (Say, Look), what: &str, stage: S
 /// state, else the keys.
 fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
     let say = app.say();
-    let (text, style) = if let Some(typed) = &app.step_prompt {
+    let (text, style) = if let Mode::GoTo(typed) = app.mode() {
         (say.go_to_prompt(typed), theme::KEY)
-    } else if let Some(typed) = &app.search_prompt {
+    } else if let Mode::Search(typed) = app.mode() {
         (say.search_prompt(typed), theme::KEY)
     } else if let Some((command, tabs)) = &app.link {
         (say.link_copied(command, *tabs), theme::KEY)
@@ -275,7 +275,7 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
             highlight::matches(frame.buffer_mut(), area, search.query());
         }
     }
-    let help = if app.show_help {
+    let help = if *app.mode() == Mode::Help {
         help::render_overlay(frame, area, say, help_rows(say), app.help_scroll)
     } else {
         0
