@@ -1,22 +1,29 @@
 //! loopstep replays recorded LLM agent runs through a real, generic agent
-//! loop, one phase at a time: call, check, dispatch, append.
+//! loop, one phase at a time: call, check, dispatch, append. The modules,
+//! from the bottom up (ARCHITECTURE.md draws how a run flows through them):
 //!
-//! - [`engine`]: the loop as a pure step machine (no I/O), the scripted model
-//!   and the replay tools.
-//! - [`transcript`]: the native JSON format, the built-in runs, validation.
-//! - [`report`]: headless text and JSON output for `loopstep run`.
-//! - [`cli`]: the command line.
+//! - [`lang`]: the two languages, and a text in both.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
-//! - [`redact`]: API keys, tokens and passwords replaced by a marker of
-//!   their kind, in whole runs at load.
-//! - [`tui`]: the teaching screen.
 //! - [`dialect`]: what each model API defines: wire shapes, stop reasons,
 //!   request rules, the names it uses.
+//! - [`engine`]: the loop as a pure step machine (no I/O), the scripted model
+//!   and the replay tools.
+//! - [`transcript`]: the native JSON format, the built-in runs, opening and
+//!   importing recordings, validation.
+//! - [`redact`]: API keys, tokens and passwords replaced by a marker of
+//!   their kind, in whole runs at load.
+//! - [`prices`]: a price list, for what recorded calls cost.
+//! - [`narrate`]: every sentence shown, in English and Chinese.
+//! - [`report`]: headless text and JSON output for `loopstep run`.
+//! - [`compare`]: where two replays part, for `loopstep compare`.
+//! - [`tui`]: the teaching screen, the compare screen and the handouts.
+//! - [`cli`]: the command line.
 
 pub mod cli;
 pub mod compare;
 pub mod dialect;
 pub mod engine;
+pub mod lang;
 pub mod narrate;
 pub mod prices;
 pub mod redact;

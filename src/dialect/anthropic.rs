@@ -11,7 +11,7 @@ use super::{SeenCalls, Words};
 use crate::engine::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
 };
-use crate::narrate::Tr;
+use crate::lang::Tr;
 
 pub const WORDS: Words = Words {
     api: "Anthropic Messages",

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::{History, Message, Messages, Rejection, Reply, StopReason, ToolDef};
-use crate::narrate::Tr;
+use crate::lang::Tr;
 
 /// The API a run was recorded with, or is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

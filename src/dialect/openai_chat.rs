@@ -11,7 +11,7 @@ use super::{SeenCalls, Words, arguments_text};
 use crate::engine::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
 };
-use crate::narrate::Tr;
+use crate::lang::Tr;
 use crate::transcript::Skip;
 
 pub const WORDS: Words = Words {

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
 use crate::engine::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
-use crate::narrate::Tr;
+use crate::lang::Tr;
 use crate::transcript::Skip;
 
 pub const WORDS: Words = Words {

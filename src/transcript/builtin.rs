@@ -1,7 +1,7 @@
 //! The recorded runs shipped inside the binary, so it works from any folder.
 
 use super::{LoadError, Transcript};
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// A built-in run: its name and the transcript file of that name.
 macro_rules! run {

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// Replaces every localised text in `doc` with its `lang` version; true
 /// when there was one.

@@ -1,7 +1,7 @@
 //! A run kept in both languages the screen can switch between.
 
 use super::{BUILTIN_NAMES, LoadError, Opening, Transcript, open_both};
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// A run in both languages; most runs read the same in both, and are kept once.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use super::{
     BUILTIN_NAMES, LoadError, Problem, ToolErrors, Transcript, builtin_in, localize, required,
     shared, validate,
 };
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// A run defined as another one with a few fields changed.
 #[derive(Debug, Deserialize)]

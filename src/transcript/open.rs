@@ -9,7 +9,7 @@ use super::import::lines::JsonLines;
 use super::{
     BUILTIN_NAMES, Format, LoadError, Progress, Source, Transcript, builtin_in, import, sessions,
 };
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// Fails, naming the built-in runs nearest to it, unless `name_or_path` is
 /// a built-in run or an existing path.

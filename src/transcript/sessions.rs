@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::open::open_file;
 use super::{Format, LoadError, Note, Opening, Source};
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// Every session of a project folder, in name order, each with its sub-agents.
 pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {

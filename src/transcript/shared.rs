@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::{LoadError, Problem, Transcript, localize, required, validate};
 use crate::engine::{History, Log, Message};
-use crate::narrate::Lang;
+use crate::lang::Lang;
 
 /// A run's part of a shared history: messages `from` up to `to` of the
 /// list numbered `shared`.

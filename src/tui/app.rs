@@ -12,13 +12,13 @@ use crate::engine::{CheckPolicy, Config, Event, Message, Mistake, Rounds, Step, 
 use crate::prices::Prices;
 use crate::transcript::{LazyReplay, Localized, Transcript};
 
+use super::extents::Extents;
 use super::keymap::Action;
 use super::link::Opened;
 use super::quiz::Quiz;
 use super::search::Search;
 use super::theme::Theme;
 use super::update::update;
-use super::view::Extents;
 use crate::narrate::{Lang, Say};
 
 /// How the screen sets up the loop when it opens.

@@ -6,7 +6,7 @@ use crossterm::event::{
 };
 
 use crate::narrate::{Say, Tr};
-use crate::tui::view::Extents;
+use crate::tui::extents::Extents;
 
 /// Everything the user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod compare;
+pub mod extents;
 pub mod handout;
 pub mod keymap;
 pub mod link;

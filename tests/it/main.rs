@@ -16,6 +16,7 @@ mod handout_html;
 mod handout_markdown;
 mod import;
 mod jumps;
+mod layers;
 mod lessons;
 mod linear;
 mod link;

@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::{LoadError, Note, Transcript};
 use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, Skipped};
-use crate::narrate::Lang;
+use crate::lang::Lang;
 use lines::JsonLines;
 use segment::Recording;
 

@@ -28,11 +28,11 @@ use crate::narrate::Say;
 use crate::text::one_line;
 use crate::transcript::Stage;
 
+pub use super::extents::{Extents, Marks};
 pub use budget::{BudgetState, budget_gauge};
 pub use caption::caption as caption_text;
 pub use compare::draw as draw_compare;
 pub use diagram::{Mark, marked as diagram_marks};
-pub use timeline::Marks;
 
 /// The smallest terminal the full screen fits in.
 pub const MIN_WIDTH: u16 = 80;
@@ -136,23 +136,6 @@ fn areas(area: Rect, diagram_width: u16, growth: Option<bool>) -> Option<Areas> 
         caption,
         footer,
     })
-}
-
-/// What a drawn frame tells the app about itself: how far each pane can
-/// scroll, from what it actually drew. `update` reads these facts and never
-/// calls into the view.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Extents {
-    /// Rows the detail pane can scroll past.
-    pub detail: usize,
-    /// Messages the `messages` panel can scroll back.
-    pub messages: usize,
-    /// Rows the help can scroll past, when it does not fit.
-    pub help: usize,
-    /// Whether what each call sends was shown.
-    pub growth: bool,
-    /// Where the timeline's marks were.
-    pub timeline: Marks,
 }
 
 /// The first frame, while a file loads: what is opened and how far.

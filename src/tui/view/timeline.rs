@@ -18,26 +18,8 @@ use ratatui::text::{Line, Span};
 
 use crate::engine::{Phase, Step, Timing, time_before};
 use crate::tui::app::App;
+use crate::tui::extents::Marks;
 use crate::tui::theme;
-
-/// Where the marks were drawn, so that a click can be read back as a step.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Marks {
-    /// The row and the column of the first mark.
-    pub row: u16,
-    pub column: u16,
-    /// The step of the first mark, and how many marks follow it.
-    pub first: usize,
-    pub count: usize,
-}
-
-impl Marks {
-    /// The step whose mark is at (`column`, `row`), if one is.
-    pub fn step_at(&self, column: u16, row: u16) -> Option<usize> {
-        let offset = usize::from(column.checked_sub(self.column)?);
-        (row == self.row && offset < self.count).then_some(self.first + offset)
-    }
-}
 
 /// The first step to show so that `cursor` sits in the middle of `room`
 /// marks, without running past either end of the `known` steps.

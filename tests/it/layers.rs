@@ -1,0 +1,115 @@
+//! The layers of ARCHITECTURE.md hold: a module imports only from the
+//! layers below it, and the screen's update never reaches into its view.
+//! The imports that still go up are listed as debts, file by file: a new
+//! one fails this test, and so does a debt paid but still listed.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Each top-level module's layer, from the bottom; modules of one layer do
+/// not import each other upward either, as none is above another.
+fn layer(module: &str) -> Option<u8> {
+    Some(match module {
+        "lang" | "text" => 0,
+        "dialect" => 1,
+        "engine" => 2,
+        "transcript" => 3,
+        "redact" | "prices" => 4,
+        "narrate" => 5,
+        "report" | "compare" | "tui" => 6,
+        "cli" => 7,
+        _ => return None,
+    })
+}
+
+/// The imports that go up today, as (file, the module it reaches up to):
+/// the conversation's vocabulary (messages, blocks, stop reasons) still
+/// lives in engine, which dialect needs; dialect reads into transcript's
+/// import notes; a note prints itself, and a replay's tools speak, through
+/// narrate.
+const DEBTS: &[(&str, &str)] = &[
+    ("dialect/anthropic.rs", "engine"),
+    ("dialect/mod.rs", "engine"),
+    ("dialect/openai_chat.rs", "engine"),
+    ("dialect/openai_chat.rs", "transcript"),
+    ("dialect/openai_responses.rs", "engine"),
+    ("dialect/openai_responses.rs", "transcript"),
+    ("dialect/read.rs", "engine"),
+    ("dialect/read.rs", "transcript"),
+    ("transcript/notes.rs", "narrate"),
+    ("transcript/replay.rs", "narrate"),
+];
+
+/// Every `.rs` file under `dir`, as its path below `src/`.
+fn sources(dir: &Path, below: &Path, found: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, below, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = path
+                .strip_prefix(below)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            found.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+/// The top-level modules a file names as `crate::module`, comments aside.
+fn imports(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split("crate::").skip(1))
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn layers_no_module_imports_from_a_layer_above_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
+    let mut upward = BTreeSet::new();
+    for (name, text) in &files {
+        let module = name.split('/').next().unwrap().trim_end_matches(".rs");
+        let Some(own) = layer(module) else { continue };
+        for import in imports(text) {
+            if layer(&import).is_some_and(|theirs| theirs > own) {
+                upward.insert((name.clone(), import));
+            }
+        }
+    }
+    let debts: BTreeSet<(String, String)> = DEBTS
+        .iter()
+        .map(|(f, m)| (f.to_string(), m.to_string()))
+        .collect();
+    let new: Vec<_> = upward.difference(&debts).collect();
+    let paid: Vec<_> = debts.difference(&upward).collect();
+    assert!(new.is_empty(), "imports from a layer above: {new:?}");
+    assert!(
+        paid.is_empty(),
+        "debts paid, to strike from DEBTS: {paid:?}"
+    );
+}
+
+#[test]
+fn layers_the_screen_s_update_never_reads_its_view() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tui");
+    for file in ["update.rs", "app.rs", "keymap.rs"] {
+        let text = std::fs::read_to_string(tui.join(file)).unwrap();
+        let code: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect();
+        assert!(
+            !code.iter().any(|line| line.contains("view::")),
+            "{file} reaches into the view"
+        );
+    }
+}
