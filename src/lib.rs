@@ -4,6 +4,8 @@
 //!
 //! - [`lang`]: the two languages, and a text in both.
 //! - [`text`]: making untrusted transcript text safe for a terminal.
+//! - [`vocab`]: what the loop speaks of: messages, replies, stop reasons,
+//!   the shared history, request rules, times.
 //! - [`dialect`]: what each model API defines: wire shapes, stop reasons,
 //!   request rules, the names it uses.
 //! - [`engine`]: the loop as a pure step machine (no I/O), the scripted model
@@ -31,3 +33,4 @@ pub mod report;
 pub mod text;
 pub mod transcript;
 pub mod tui;
+pub mod vocab;

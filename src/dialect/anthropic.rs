@@ -8,10 +8,10 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Response};
 use super::{SeenCalls, Words};
-use crate::engine::{
+use crate::lang::Tr;
+use crate::vocab::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
 };
-use crate::lang::Tr;
 
 pub const WORDS: Words = Words {
     api: "Anthropic Messages",

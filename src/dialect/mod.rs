@@ -17,8 +17,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{History, Message, Messages, Rejection, Reply, StopReason, ToolDef};
 use crate::lang::Tr;
+use crate::vocab::{History, Message, Messages, Rejection, Reply, StopReason, ToolDef};
 
 /// The API a run was recorded with, or is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -357,7 +357,7 @@ fn arguments_text(input: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Block, RequestRule, Role};
+    use crate::vocab::{Block, RequestRule, Role};
 
     fn asks(id: &str) -> Message {
         Message {

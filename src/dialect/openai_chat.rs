@@ -8,11 +8,11 @@ use serde_json::{Map, Value, json};
 
 use super::read::{self, Read, Reader, Response};
 use super::{SeenCalls, Words, arguments_text};
-use crate::engine::{
-    Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
-};
 use crate::lang::Tr;
 use crate::transcript::Skip;
+use crate::vocab::{
+    Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
+};
 
 pub const WORDS: Words = Words {
     api: "OpenAI Chat Completions",
@@ -430,7 +430,7 @@ pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Role;
+    use crate::vocab::Role;
 
     fn asks(ids: &[&str]) -> Message {
         Message {

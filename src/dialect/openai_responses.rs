@@ -15,9 +15,9 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
-use crate::engine::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
 use crate::lang::Tr;
 use crate::transcript::Skip;
+use crate::vocab::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {
     api: "OpenAI Responses",

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::engine::{Block, Message, Role, ToolDef, Usage};
 use crate::transcript::{Note, Skip};
+use crate::vocab::{Block, Message, Role, ToolDef, Usage};
 
 /// Counts of what an import left out, by kind.
 #[derive(Debug, Default, Clone)]

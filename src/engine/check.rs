@@ -2,33 +2,7 @@
 
 use serde::Serialize;
 
-use super::message::Reply;
-
-/// Why a model stopped, whatever the API calls it; each dialect maps its
-/// own spellings onto these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopReason {
-    /// The model asks for tools.
-    ToolUse,
-    /// A finished answer.
-    EndTurn,
-    /// OpenAI Responses' `completed`: the reply asks for tools when its
-    /// output holds `function_call` items, and answers when it does not.
-    Completed,
-    /// The reply hit the output token limit.
-    MaxTokens,
-    StopSequence,
-    Refusal,
-    /// The server paused a long turn; sending it back lets the model go on.
-    PauseTurn,
-    ContentFilter,
-    /// The reply filled the model's context window.
-    ContextWindowExceeded,
-    /// DeepSeek: the service ran out of capacity mid-reply.
-    InsufficientSystemResource,
-    /// A word this API does not use; shown verbatim.
-    Unknown,
-}
+use crate::vocab::{Reply, StopReason};
 
 /// How strictly the loop reads the stop reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -103,7 +77,7 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
     let refused = reply
         .content
         .iter()
-        .any(|b| matches!(b, super::message::Block::Refusal { .. }));
+        .any(|b| matches!(b, crate::vocab::Block::Refusal { .. }));
     if refused && !has_tool_calls {
         return Verdict::Stop(StopCause::Refusal);
     }
@@ -128,7 +102,7 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::message::Block;
+    use crate::vocab::Block;
     use serde_json::json;
 
     fn reply(with_tool: bool) -> Reply {

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::message::Block;
 use super::trace::{Event, TraceView};
+use crate::vocab::Block;
 
 /// What to look for, with smart case: a query in lower case matches any
 /// case, one with a capital letter matches exactly.

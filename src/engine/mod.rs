@@ -3,26 +3,25 @@
 //! same one every time for the same input.
 
 mod check;
-mod conversation;
 mod find;
-mod message;
 mod mistake;
 mod model;
 mod replay;
 mod run;
-mod timing;
 mod tools;
 mod trace;
 
-pub use check::{CheckPolicy, StopCause, StopReason, Verdict, check};
-pub use conversation::{Conversation, History, Log, Messages};
+// The vocabulary the loop speaks, also at engine's paths for its users.
+pub use crate::vocab::{
+    Block, Conversation, History, LONG_MILLIS, Log, Message, Messages, Rejection, Reply,
+    RequestRule, Role, Stamp, StopReason, Timing, ToolCall, ToolDef, Usage,
+};
+pub use check::{CheckPolicy, StopCause, Verdict, check};
 pub use find::Query;
-pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
 pub use mistake::{Budget, Mistake, Policy, Results, SAFETY_CAP, SaveReply};
-pub use model::{CallError, Model, Rejection, RequestRule, ScriptedModel};
+pub use model::{CallError, Model, ScriptedModel};
 pub use replay::Replay;
 pub use run::{EndedBy, Ending, Goal, Insertion, Run};
-pub use timing::{LONG_MILLIS, Stamp, Timing};
 pub use tools::{
     Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords,
 };

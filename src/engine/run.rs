@@ -29,12 +29,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{StopCause, Verdict, check};
-use super::conversation::{Conversation, History, Messages};
-use super::message::{Block, Message, Reply, Role, Usage};
 use super::mistake::{Budget, Policy, Results, SAFETY_CAP, SaveReply};
 use super::model::{CallError, Model};
 use super::tools::ToolBox;
 use super::trace::{Config, Event, RequestSize, Step, ToolErrors, Trace};
+use crate::vocab::{Block, Message, Reply, Role, Usage};
+use crate::vocab::{Conversation, History, Messages};
 
 /// A pending tool request, owned so the reply can move into the conversation.
 #[derive(Debug)]
@@ -407,7 +407,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     fn dispatch(&mut self, call: PendingCall, results: &mut Vec<Block>) -> Event {
-        let output = self.tools.run(super::message::ToolCall {
+        let output = self.tools.run(crate::vocab::ToolCall {
             id: &call.id,
             name: &call.name,
             input: &call.input,

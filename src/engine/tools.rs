@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::message::{ToolCall, ToolDef};
-use super::timing::Timing;
+use crate::vocab::Timing;
+use crate::vocab::{ToolCall, ToolDef};
 
 /// What a tool gives back to the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,15 +7,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::check::{CheckPolicy, StopCause, Verdict};
-use super::conversation::{Conversation, Messages};
-use super::message::Usage;
 use super::mistake::Mistake;
 use super::mistake::Policy;
-use super::model::Rejection;
 use super::run::{EndedBy, Ending};
-use super::timing::Timing;
 use super::tools::ToolOutput;
 use crate::dialect::Dialect;
+use crate::vocab::Rejection;
+use crate::vocab::Timing;
+use crate::vocab::Usage;
+use crate::vocab::{Conversation, Messages};
 
 /// The largest turn budget loopstep replays: far beyond any recorded run,
 /// small enough that a model that never stops asking replays in well under

@@ -11,30 +11,24 @@ use std::path::Path;
 fn layer(module: &str) -> Option<u8> {
     Some(match module {
         "lang" | "text" => 0,
-        "dialect" => 1,
-        "engine" => 2,
-        "transcript" => 3,
-        "redact" | "prices" => 4,
-        "narrate" => 5,
-        "report" | "compare" | "tui" => 6,
-        "cli" => 7,
+        "vocab" => 1,
+        "dialect" => 2,
+        "engine" => 3,
+        "transcript" => 4,
+        "redact" | "prices" => 5,
+        "narrate" => 6,
+        "report" | "compare" | "tui" => 7,
+        "cli" => 8,
         _ => return None,
     })
 }
 
 /// The imports that go up today, as (file, the module it reaches up to):
-/// the conversation's vocabulary (messages, blocks, stop reasons) still
-/// lives in engine, which dialect needs; dialect reads into transcript's
-/// import notes; a note prints itself, and a replay's tools speak, through
-/// narrate.
+/// dialect reads into transcript's import notes; a note prints itself, and
+/// a replay's tools speak, through narrate.
 const DEBTS: &[(&str, &str)] = &[
-    ("dialect/anthropic.rs", "engine"),
-    ("dialect/mod.rs", "engine"),
-    ("dialect/openai_chat.rs", "engine"),
     ("dialect/openai_chat.rs", "transcript"),
-    ("dialect/openai_responses.rs", "engine"),
     ("dialect/openai_responses.rs", "transcript"),
-    ("dialect/read.rs", "engine"),
     ("dialect/read.rs", "transcript"),
     ("transcript/notes.rs", "narrate"),
     ("transcript/replay.rs", "narrate"),
