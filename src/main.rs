@@ -1,9 +1,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use loopstep::cli::{
-    Cli, Command, DEFAULT_RUN, LoopFlags, RedactFlag, ScreenFlags, execute, with_play_implied,
-};
+use loopstep::cli::{Cli, Command, DEFAULT_RUN, Play, execute, with_play_implied};
 use loopstep::text::sanitize;
 
 fn main() -> ExitCode {
@@ -21,13 +19,9 @@ fn main() -> ExitCode {
         }
     };
     let globals = cli.globals();
-    let command = cli.command.unwrap_or(Command::Play {
-        run: DEFAULT_RUN.to_owned(),
-        loop_flags: LoopFlags::default(),
-        from: None,
-        screen_flags: ScreenFlags::default(),
-        redact: RedactFlag::default(),
-    });
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Play(Play::on(DEFAULT_RUN)));
     match execute(command, globals) {
         Ok(code) => code,
         Err(failure) => {

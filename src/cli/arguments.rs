@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::commands;
 use crate::engine::{MAX_TURNS, Mistake};
 use crate::transcript::Format as SourceFormat;
-use crate::tui::handout::ScreenSize;
 use crate::tui::theme::Theme;
 
 /// The run `loopstep` opens with no arguments: the multi-step lesson.
@@ -99,35 +99,9 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the teaching screen on a run (this is what `loopstep` alone does).
-    Play {
-        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
-        #[arg(default_value = DEFAULT_RUN)]
-        run: String,
-        #[command(flatten)]
-        loop_flags: LoopFlags,
-        /// Read the file as this format instead of recognising it.
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-        #[command(flatten)]
-        screen_flags: ScreenFlags,
-        #[command(flatten)]
-        redact: RedactFlag,
-    },
+    Play(commands::Play),
     /// Replay a run headless and print each step, ending with its result.
-    Run {
-        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
-        run: String,
-        #[command(flatten)]
-        loop_flags: LoopFlags,
-        /// How to print the trace.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Read the file as this format instead of recognising it.
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-        #[command(flatten)]
-        redact: RedactFlag,
-    },
+    Run(commands::Run),
     /// Two runs side by side, or one run under two settings, stepping
     /// together; marks the first step where they part (`v` goes there).
     #[command(
@@ -145,64 +119,13 @@ pub enum Command {
             loopstep compare paris paris --right-mistake drop-results    the correct loop against a mistake\n  \
             loopstep compare a.json b.json --format json                 where two recordings part, as JSON"
     )]
-    Compare {
-        /// The left run: a built-in run's name, or a transcript or recording's path.
-        left: String,
-        /// The right run: the same as the left, or another.
-        right: String,
-        #[command(flatten)]
-        loop_flags: LoopFlags,
-        #[command(flatten)]
-        sides: SideFlags,
-        /// Print instead of opening the screen: text, or JSON with the
-        /// first divergence [default: the screen, or text when standard
-        /// output is no terminal].
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-        /// Read the files as this format instead of recognising it.
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-        /// Colours: dark, light for a bright room, high-contrast for a
-        /// projector (`t` cycles). NO_COLOR set in the environment draws
-        /// without colour whatever the theme.
-        #[arg(long, value_enum, default_value_t)]
-        theme: Theme,
-        #[command(flatten)]
-        redact: RedactFlag,
-    },
+    Compare(commands::Compare),
     /// List the built-in runs.
     List,
     /// Write a run, step by step with the screen's captions, as a handout
     /// for students: Markdown, one self-contained HTML page, or an
     /// asciicast recording of the screen playing it.
-    Export {
-        /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
-        run: String,
-        #[command(flatten)]
-        loop_flags: LoopFlags,
-        /// Where to write it; `-` is standard output. Never the recording
-        /// itself; an existing file only with --force.
-        #[arg(short, long, value_name = "OUT")]
-        output: PathBuf,
-        /// What to write [default: from OUT's extension: .html or .htm is
-        /// html, .cast is cast, anything else (and `-`) markdown].
-        #[arg(long, value_enum)]
-        format: Option<HandoutFormat>,
-        /// The recording's terminal, for the cast format [default: 80x24].
-        #[arg(long, value_name = "COLSxROWS", value_parser = ScreenSize::parse)]
-        size: Option<ScreenSize>,
-        /// Replace OUT if it exists.
-        #[arg(long)]
-        force: bool,
-        /// Read the file as this format instead of recognising it.
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-        /// Keep API keys, tokens, passwords and private keys as recorded.
-        /// Without it they are replaced by a marker of their kind
-        /// ([redacted: openai key]), since handouts get shared.
-        #[arg(long)]
-        no_redact: bool,
-    },
+    Export(commands::Export),
     /// Print a completion script for a shell, e.g.
     /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
     /// `loopstep completions zsh > ~/.zfunc/_loopstep`,
@@ -212,30 +135,11 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Check a transcript or recording and report every problem found in it.
-    Validate {
-        /// The path of a transcript file (or a built-in run's name).
-        path: String,
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-    },
+    Validate(commands::Validate),
     /// Turn a recording (conversation, exchange log, Claude Code session)
     /// into loopstep's own transcript format, to edit or share (with
     /// --redact before sharing).
-    Import {
-        /// The recording to read.
-        file: String,
-        /// Where to write the transcript [default: standard output]. Never
-        /// the recording itself; an existing file only with --force.
-        #[arg(short, long, value_name = "OUT")]
-        output: Option<PathBuf>,
-        /// Replace OUT if it exists.
-        #[arg(long, requires = "output")]
-        force: bool,
-        #[arg(long, value_enum)]
-        from: Option<FromFormat>,
-        #[command(flatten)]
-        redact: RedactFlag,
-    },
+    Import(commands::Import),
 }
 
 /// Flags that set up the loop, shared by the commands that replay.

@@ -2,17 +2,24 @@
 
 use std::process::ExitCode;
 
+use thiserror::Error;
+
 use crate::transcript::LoadError;
 
 /// A failed command: bad input or a refused request (exit 2), or anything
 /// else (exit 1).
-#[derive(Debug)]
+#[derive(Debug, Error)]
 pub enum Failure {
-    BadInput(LoadError),
+    #[error("{0}")]
+    BadInput(#[from] LoadError),
     /// What was asked would do harm (writing over a recording, say), or
     /// flags that do not go together.
+    #[error("{0}")]
     Refused(String),
-    Other(anyhow::Error),
+    /// With the chain of what led to it: "could not write out.md: No space
+    /// left on device".
+    #[error("{0:#}")]
+    Other(#[from] anyhow::Error),
 }
 
 impl Failure {
@@ -21,27 +28,5 @@ impl Failure {
             Failure::BadInput(_) | Failure::Refused(_) => ExitCode::from(2),
             Failure::Other(_) => ExitCode::from(1),
         }
-    }
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::BadInput(e) => write!(f, "{e}"),
-            Failure::Refused(why) => write!(f, "{why}"),
-            Failure::Other(e) => write!(f, "{e:#}"),
-        }
-    }
-}
-
-impl From<LoadError> for Failure {
-    fn from(e: LoadError) -> Self {
-        Failure::BadInput(e)
-    }
-}
-
-impl From<anyhow::Error> for Failure {
-    fn from(e: anyhow::Error) -> Self {
-        Failure::Other(e)
     }
 }

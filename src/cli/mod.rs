@@ -1,6 +1,7 @@
 //! The command line: subcommands, flags, and what each exit code means.
 
 mod arguments;
+mod commands;
 mod execute;
 mod failure;
 mod implied;
@@ -10,6 +11,7 @@ mod settings;
 mod write_file;
 
 pub use arguments::*;
+pub use commands::{Compare, Export, Import, Play, Run, Validate};
 pub use execute::execute;
 pub use failure::Failure;
 pub use implied::with_play_implied;

@@ -1,0 +1,94 @@
+//! `loopstep export`: a run as a handout (Markdown, HTML, asciicast).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+
+use crate::cli::arguments::*;
+use crate::cli::failure::Failure;
+use crate::cli::output::*;
+use crate::cli::runs::*;
+use crate::cli::settings::Globals;
+use crate::cli::write_file::OutputFile;
+use crate::transcript::ensure_exists;
+use crate::tui;
+use crate::tui::handout::{self, Handout, ScreenSize};
+
+#[derive(Debug, Args)]
+pub struct Export {
+    /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+    pub run: String,
+    #[command(flatten)]
+    pub loop_flags: LoopFlags,
+    /// Where to write it; `-` is standard output. Never the recording
+    /// itself; an existing file only with --force.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// What to write [default: from OUT's extension: .html or .htm is
+    /// html, .cast is cast, anything else (and `-`) markdown].
+    #[arg(long, value_enum)]
+    pub format: Option<HandoutFormat>,
+    /// The recording's terminal, for the cast format [default: 80x24].
+    #[arg(long, value_name = "COLSxROWS", value_parser = ScreenSize::parse)]
+    pub size: Option<ScreenSize>,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Read the file as this format instead of recognising it.
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    /// Keep API keys, tokens, passwords and private keys as recorded.
+    /// Without it they are replaced by a marker of their kind
+    /// ([redacted: openai key]), since handouts get shared.
+    #[arg(long)]
+    pub no_redact: bool,
+}
+
+impl Export {
+    pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<(), Failure> {
+        let lang = globals.lang;
+        let Export {
+            run,
+            loop_flags,
+            output,
+            format,
+            size,
+            force,
+            from,
+            no_redact,
+        } = self;
+        let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
+        if size.is_some() && format != HandoutFormat::Cast {
+            return Err(Failure::Refused(format!(
+                "--size sets the recording's terminal, for the cast format (--format cast, \
+                 or OUT ending in .cast); this export is {}",
+                format
+                    .to_possible_value()
+                    .map(|v| v.get_name().to_owned())
+                    .unwrap_or_default()
+            )));
+        }
+        let file = match output.as_os_str() == "-" {
+            true => None,
+            false => Some(OutputFile::check(Path::new(&run), &output, force)?),
+        };
+        ensure_exists(&run)?;
+        let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
+        let settings = loop_flags.settings(lang, ScreenFlags::default());
+        let mut app = tui::App::new(&runs, index, settings);
+        let handout = match format {
+            HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),
+            HandoutFormat::Html => handout::html(&Handout::of(&mut app)),
+            HandoutFormat::Cast => handout::cast(&mut app, size.unwrap_or_default())
+                .context("could not draw the recording")?,
+        };
+        match file {
+            None => emit(&handout)?,
+            Some(file) => {
+                write_file(&file, |out| out.write_all(handout.as_bytes()))?;
+            }
+        }
+        Ok(())
+    }
+}

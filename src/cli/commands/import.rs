@@ -1,0 +1,61 @@
+//! `loopstep import`: a recording as a native transcript.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::arguments::*;
+use crate::cli::failure::Failure;
+use crate::cli::output::*;
+use crate::cli::runs::*;
+use crate::cli::settings::Globals;
+use crate::cli::write_file::OutputFile;
+use crate::report;
+
+#[derive(Debug, Args)]
+pub struct Import {
+    /// The recording to read.
+    pub file: String,
+    /// Where to write the transcript [default: standard output]. Never
+    /// the recording itself; an existing file only with --force.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Replace OUT if it exists.
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub redact: RedactFlag,
+}
+
+impl Import {
+    pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<(), Failure> {
+        let lang = globals.lang;
+        let Import {
+            file,
+            output,
+            force,
+            from,
+            redact,
+        } = self;
+        // `-o -` is standard output, as for export.
+        let output = output.filter(|out| out.as_os_str() != "-");
+        let output = output
+            .map(|out| OutputFile::check(Path::new(&file), &out, force))
+            .transpose()?;
+        let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
+        let native = crate::transcript::shared::native(&source.runs);
+        match &output {
+            Some(output) => {
+                eprint!("{}", report::summary(&file, &source, lang));
+                write_file(output, |out| {
+                    crate::text::write_inert_json(&mut *out, &native)?;
+                    writeln!(out)
+                })?;
+            }
+            None => write_json(&native)?,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,16 @@
+//! The commands that do more than a few lines' work, a file each: the
+//! flags they take and what they do.
+
+mod compare;
+mod export;
+mod import;
+mod play;
+mod run;
+mod validate;
+
+pub use compare::Compare;
+pub use export::Export;
+pub use import::Import;
+pub use play::Play;
+pub use run::Run;
+pub use validate::Validate;

@@ -1,0 +1,75 @@
+//! `loopstep run`: a run replayed headless, a line a step, or as JSON.
+
+use clap::Args;
+
+use crate::cli::arguments::*;
+use crate::cli::failure::Failure;
+use crate::cli::output::*;
+use crate::cli::runs::*;
+use crate::cli::settings::Globals;
+use crate::engine::Trace;
+use crate::prices::Prices;
+use crate::report;
+use crate::text::sanitize;
+
+#[derive(Debug, Args)]
+pub struct Run {
+    /// A built-in run (see `loopstep list`), or the path of a transcript or recording.
+    pub run: String,
+    #[command(flatten)]
+    pub loop_flags: LoopFlags,
+    /// How to print the trace.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Read the file as this format instead of recognising it.
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+    #[command(flatten)]
+    pub redact: RedactFlag,
+}
+
+impl Run {
+    pub(in crate::cli) fn execute(
+        self,
+        globals: &Globals,
+        prices: Option<Prices>,
+    ) -> Result<(), Failure> {
+        let lang = globals.lang;
+        let Run {
+            run,
+            loop_flags,
+            format,
+            from,
+            redact,
+        } = self;
+        let source = open_redacted(&run, &globals.opening(from), lang, redact)?;
+        let traces: Vec<Trace> = source
+            .runs
+            .iter()
+            .map(|t| t.replay_in(loop_flags.config(t), lang))
+            .collect();
+        let prices = prices.as_ref();
+        // A model the list does not name would just show no cost: say so.
+        if let (Some(list), Some(path)) = (prices, &globals.prices) {
+            let mut unpriced: Vec<&str> = source
+                .runs
+                .iter()
+                .map(|t| t.model.as_str())
+                .filter(|model| !list.knows(model))
+                .collect();
+            unpriced.dedup();
+            for model in unpriced {
+                eprintln!(
+                    "loopstep: {} has no price for the model {}; its calls show no cost",
+                    path.display(),
+                    sanitize(model)
+                );
+            }
+        }
+        match format {
+            Format::Text => emit(&report::text(&source, &traces, (lang, prices)))?,
+            Format::Json => write_json(&report::json(&source, &traces, prices))?,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,35 @@
+//! `loopstep validate`: every problem in a transcript or recording.
+
+use clap::Args;
+
+use crate::cli::arguments::*;
+use crate::cli::failure::Failure;
+use crate::cli::output::*;
+use crate::cli::settings::Globals;
+use crate::narrate::Lang;
+use crate::report;
+use crate::transcript::{Source, open_both};
+
+#[derive(Debug, Args)]
+pub struct Validate {
+    /// The path of a transcript file (or a built-in run's name).
+    pub path: String,
+    #[arg(long, value_enum)]
+    pub from: Option<FromFormat>,
+}
+
+impl Validate {
+    pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<(), Failure> {
+        let lang = globals.lang;
+        let Validate { path, from } = self;
+        // Read once (it may be a pipe); a transcript with texts in both
+        // languages must hold in both.
+        let (source, zh) = open_both(&path, &globals.opening(from))?;
+        let source = match (lang, zh) {
+            (Lang::Zh, Some(zh)) => Source { runs: zh, ..source },
+            _ => source,
+        };
+        emit(&report::summary(&path, &source, lang))?;
+        Ok(())
+    }
+}
