@@ -5,6 +5,8 @@
 use std::num::NonZeroU32;
 
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::{
     BUILTIN_NAMES, LoadError, Problem, ToolErrors, Transcript, builtin_in, localize, required,
@@ -35,24 +37,33 @@ impl Transcript {
     /// Parses native JSON that holds one transcript or an array of them,
     /// its texts in `lang`.
     pub fn parse_many(text: &str, origin: &str, lang: Lang) -> Result<Vec<Transcript>, LoadError> {
-        if !text.trim_start().starts_with('[') {
-            let doc: serde_json::Value = from_json(text, origin)?;
-            if shared::is_shared(&doc) {
-                return shared::parse(doc, origin, lang);
-            }
-            return Ok(vec![Transcript::parse_in(text, origin, lang)?]);
-        }
-        let localized = localized_text(text, origin, lang)?;
-        let text = localized.as_deref().unwrap_or(text);
-        let docs: Vec<serde_json::Value> = from_json(text, origin)?;
+        let doc = from_json(text, origin)?;
+        Transcript::from_document(doc, text, origin, lang)
+    }
+
+    /// The same, from the document `text` holds, already parsed: the text
+    /// is parsed again only to say where a field has the wrong shape.
+    pub fn from_document(
+        doc: Value,
+        text: &str,
+        origin: &str,
+        lang: Lang,
+    ) -> Result<Vec<Transcript>, LoadError> {
+        let mut docs = match doc {
+            Value::Array(docs) => docs,
+            doc if shared::is_shared(&doc) => return shared::parse(doc, origin, lang),
+            doc => return Ok(vec![Transcript::from_value(doc, text, origin, lang)?]),
+        };
+        let localized = docs
+            .iter_mut()
+            .fold(false, |any, doc| localize::localize(doc, lang) | any);
         let missing = docs
             .iter()
             .enumerate()
             .flat_map(|(i, doc)| required::missing(doc, &format!("[{i}]")))
             .collect();
         valid((), missing, origin)?;
-        drop(docs);
-        let runs: Vec<Transcript> = from_json(text, origin)?;
+        let runs: Vec<Transcript> = typed(&Value::Array(docs), (text, localized), origin)?;
         let problems: Vec<Problem> = runs
             .iter()
             .enumerate()
@@ -78,9 +89,18 @@ impl Transcript {
 
     /// The same, with texts given in both languages taken in `lang`.
     pub fn parse_in(text: &str, origin: &str, lang: Lang) -> Result<Transcript, LoadError> {
-        let localized = localized_text(text, origin, lang)?;
-        let text = localized.as_deref().unwrap_or(text);
-        let top: serde_json::Value = from_json(text, origin)?;
+        let doc = from_json(text, origin)?;
+        Transcript::from_value(doc, text, origin, lang)
+    }
+
+    /// One transcript (or scenario) from its document, parsed from `text`.
+    fn from_value(
+        mut top: Value,
+        text: &str,
+        origin: &str,
+        lang: Lang,
+    ) -> Result<Transcript, LoadError> {
+        let localized = localize::localize(&mut top, lang);
         let Some(fields) = top.as_object() else {
             return Err(LoadError::one_problem(
                 origin,
@@ -93,11 +113,11 @@ impl Transcript {
         };
         // A scenario is recognised by its `base` field; it borrows a built-in run.
         let transcript = if fields.contains_key("base") {
-            let scenario: Scenario = from_json(text, origin)?;
+            let scenario: Scenario = typed(&top, (text, localized), origin)?;
             scenario.apply(origin, lang)?
         } else {
             valid((), required::missing(&top, ""), origin)?;
-            from_json(text, origin)?
+            typed(&top, (text, localized), origin)?
         };
         let problems = validate::problems(&transcript);
         valid(transcript, problems, origin)
@@ -142,28 +162,39 @@ pub(super) fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result
     }
 }
 
-/// The JSON text with its localised texts taken in `lang`, when it has
-/// any; `None` when it is already plain (so errors keep their lines).
-fn localized_text(text: &str, origin: &str, lang: Lang) -> Result<Option<String>, LoadError> {
-    let mut doc: serde_json::Value = from_json(text, origin)?;
-    let changed = match &mut doc {
-        serde_json::Value::Array(runs) => runs
-            .iter_mut()
-            .fold(false, |any, run| localize::localize(run, lang) | any),
-        one => localize::localize(one, lang),
-    };
-    Ok(changed.then(|| serde_json::to_string_pretty(&doc).unwrap_or_default()))
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
-pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
+/// `doc` as a `T`. Where it has the wrong shape, the error is the one
+/// parsing its text as a `T` finds, with a line and a column: `text`, the
+/// file's, or where `localize` picked its texts for a language, the
+/// document as picked, written out (as a reader of the error sees it).
+fn typed<T: DeserializeOwned>(
+    doc: &Value,
+    (text, localized): (&str, bool),
+    origin: &str,
+) -> Result<T, LoadError> {
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let picked;
+        let text = if localized {
+            picked = serde_json::to_string_pretty(doc).unwrap_or_default();
+            picked.as_str()
+        } else {
+            text
+        };
+        match from_json::<T>(text, origin) {
+            Err(located) => located,
+            Ok(_) => LoadError::from_json(origin, e.path().to_string(), e.into_inner()),
+        }
+    })
 }
 
 fn from_json<T: for<'de> Deserialize<'de>>(text: &str, origin: &str) -> Result<T, LoadError> {

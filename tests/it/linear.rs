@@ -3,8 +3,9 @@
 //! the memory that importing and replaying it take, grow linearly with the
 //! number of prompts, not with its square.
 //!
-//! Memory is the process's peak resident size, read from the kernel, so
-//! this binary holds this one test: nothing else runs beside it.
+//! Memory is the process's peak resident size, read from the kernel: each
+//! measurement runs in a process of its own (this test binary run again,
+//! for this test only), so that no other test's memory counts.
 
 use std::path::PathBuf;
 
@@ -62,11 +63,39 @@ fn import_and_replay(prompts: usize) -> (usize, u64) {
     (written.len(), peak)
 }
 
+/// Set in the process that takes one measurement: how many prompts.
+const PROMPTS: &str = "LOOPSTEP_LINEAR_PROMPTS";
+
+/// `import_and_replay(prompts)`, measured in a process of its own.
+fn measured_alone(prompts: usize) -> (usize, u64) {
+    let test =
+        "linear::a_chat_four_times_as_long_takes_at_most_five_times_the_output_and_the_memory";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(PROMPTS, prompts.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        // The test harness may print the test's name on the same line.
+        .find_map(|line| line.split("measured ").nth(1))
+        .unwrap_or_else(|| panic!("no measurement: {stdout}"));
+    let (written, peak) = line.split_once(' ').unwrap();
+    (written.parse().unwrap(), peak.parse().unwrap())
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn a_chat_four_times_as_long_takes_at_most_five_times_the_output_and_the_memory() {
-    let (small_out, small_peak) = import_and_replay(1_000);
-    let (large_out, large_peak) = import_and_replay(4_000);
+    if let Ok(prompts) = std::env::var(PROMPTS) {
+        // The process of one measurement: take it, say it, and stop.
+        let (written, peak) = import_and_replay(prompts.parse().unwrap());
+        println!("measured {written} {peak}");
+        return;
+    }
+    let (small_out, small_peak) = measured_alone(1_000);
+    let (large_out, large_peak) = measured_alone(4_000);
     let out = large_out as f64 / small_out as f64;
     let peak = large_peak as f64 / small_peak.max(1) as f64;
     eprintln!(

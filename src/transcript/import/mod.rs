@@ -227,10 +227,19 @@ fn load_in(
         }
     };
     if format == Format::Native {
-        let runs = Transcript::parse_many(&text, origin, lang)?;
-        let other = also
-            .map(|other| Transcript::parse_many(&text, origin, other))
-            .transpose()?;
+        // The document parsed above is the one read: the text is parsed
+        // again only to place an error.
+        let parse = |doc: Option<Value>, lang| match doc {
+            Some(doc) => Transcript::from_document(doc, &text, origin, lang),
+            None => Transcript::parse_many(&text, origin, lang),
+        };
+        let doc = match parsed {
+            Parsed::Document(doc) => Some(doc),
+            Parsed::Lines(_) => None,
+        };
+        let other = also.map(|other| (doc.clone(), other));
+        let runs = parse(doc, lang)?;
+        let other = other.map(|(doc, other)| parse(doc, other)).transpose()?;
         let source = Source {
             format,
             kind: format.describe().to_owned(),
