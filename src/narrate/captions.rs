@@ -1,8 +1,7 @@
-//! Captions: what the current step does and why, in a sentence or two; and
-//! what each common mistake does where it does its damage.
+//! Captions: what the current step does and why, in a sentence or two.
 
 use super::{Lang, Say, plural};
-use crate::engine::{EndedBy, Ending};
+use crate::engine::{EndedBy, Ending, Rounds};
 use crate::text::one_line;
 use crate::transcript::Compaction;
 
@@ -15,7 +14,6 @@ pub enum Failed {
     /// The harness raised it to its caller.
     Raised,
 }
-use crate::engine::{Mistake, Rounds};
 
 impl Say {
     pub fn caption_start(self, messages: usize) -> String {
@@ -490,134 +488,6 @@ impl Say {
         match self.lang {
             Lang::En => format!("The {} API rejected the request: {rejection}", self.w.api),
             Lang::Zh => format!("{} API 拒绝了这次请求：{rejection}", self.w.api),
-        }
-    }
-
-    // The common mistakes, where each does its damage.
-    pub fn mistake_dropped(self) -> String {
-        let request = self.w.tool_request;
-        match self.lang {
-            Lang::En => format!(
-                "Mistake: the loop ran the tools but dropped their results. The next request \
-                 still holds the tool request ({request}) with nothing answering it, so the API \
-                 will reject it."
-            ),
-            Lang::Zh => format!(
-                "常见错误：循环运行了工具，却丢掉了工具结果。下一次请求里仍有工具请求（{request}）\
-                 却没有任何回应，所以 API 会拒绝它。"
-            ),
-        }
-    }
-
-    pub fn mistake_forgot(self) -> String {
-        let request = self.w.tool_request;
-        match self.lang {
-            Lang::En => format!(
-                "Mistake: the loop did not save the model's reply into messages. The results it \
-                 appends next answer a tool request ({request}) the API never sees, so it will \
-                 reject them."
-            ),
-            Lang::Zh => format!(
-                "常见错误：循环没有把模型的回复存进 messages。接下来追加的工具结果回应的是 API \
-                 从没见过的工具请求（{request}），所以会被拒绝。"
-            ),
-        }
-    }
-
-    pub fn mistake_wrong_order(self) -> &'static str {
-        self.pick(
-            "Mistake: the results went into messages before the model's own request. They \
-             answer a call that comes after them, so the API will reject the next request.",
-            "常见错误：工具结果被放在了模型自己的请求之前。它们回应的是排在后面的调用，\
-             所以 API 会拒绝下一次请求。",
-        )
-    }
-
-    /// Split results, under an API that combines consecutive user turns.
-    /// (https://platform.claude.com/docs/en/api/messages/create; the tool-use
-    /// guide's "Parallel tool calls not working" shows this very form.)
-    pub fn mistake_split(self) -> &'static str {
-        self.pick(
-            "Mistake: each result went into a user message of its own. The Messages API combines \
-             consecutive user turns, so it accepts this; but its docs warn that separate result \
-             messages teach the model to make fewer parallel calls.",
-            "常见错误：每个工具结果各占一条 user 消息。Messages API 会把相邻的 user 消息合并成一轮，\
-             所以仍会接受；但它的文档提醒，这样分开发送会让模型减少并行调用。",
-        )
-    }
-
-    pub fn mistake_stopped_on_text(self, stop_reason: &str) -> String {
-        let field = self.stop_field();
-        match self.lang {
-            Lang::En => format!(
-                "Mistake: the reply has text that looks done, so the loop stopped without reading \
-                 {field} {stop_reason}. The tool request is left pending; the \"answer\" is a \
-                 half-finished thought."
-            ),
-            Lang::Zh => format!(
-                "常见错误：回复里有看起来像完成了的文字，循环就停了，没去读{field}（{stop_reason}）。\
-                 工具请求被晾在一边；这个“回答”只是想到一半的话。"
-            ),
-        }
-    }
-
-    /// The mistake never changed what the loop did: say why, instead of
-    /// letting the run end "verified" as if the mistake were harmless.
-    pub fn mistake_not_shown(self, mistake: Mistake) -> String {
-        let name = self.mistake_name(mistake);
-        let (api, form) = (self.w.api, self.w.results_message.get(self.lang));
-        match (self.lang, mistake) {
-            (Lang::En, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
-                format!(
-                    "This run cannot show the mistake {name}: no reply of this run asks for a \
-                     tool, so there is nothing for it to get wrong."
-                )
-            }
-            (Lang::En, Mistake::SplitResults) if !self.w.results_together => format!(
-                "This run cannot show the mistake {name}: {api} already sends {form}, so \
-                 splitting the results changes nothing."
-            ),
-            (Lang::En, Mistake::SplitResults) => format!(
-                "This run cannot show the mistake {name}: no reply of this run asks for more than \
-                 one tool, so there is nothing to split."
-            ),
-            (Lang::En, Mistake::StopOnText) => format!(
-                "This run cannot show the mistake {name}: no reply of this run has text beside a \
-                 tool request, so reading the text first changes nothing."
-            ),
-            (Lang::En, Mistake::NoBudget) => format!(
-                "This run cannot show the mistake {name}: the run ends within its max_turns, so \
-                 the missing budget is never needed."
-            ),
-            (Lang::Zh, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
-                format!("这次运行体现不出常见错误 {name}：没有任何回复提出工具请求，所以无从出错。")
-            }
-            (Lang::Zh, Mistake::SplitResults) if !self.w.results_together => format!(
-                "这次运行体现不出常见错误 {name}：{api} 本来就是{form}，拆开发送什么也不改变。"
-            ),
-            (Lang::Zh, Mistake::SplitResults) => format!(
-                "这次运行体现不出常见错误 {name}：没有任何回复同时请求多个工具，没有可拆的。"
-            ),
-            (Lang::Zh, Mistake::StopOnText) => format!(
-                "这次运行体现不出常见错误 {name}：没有任何回复在工具请求旁边带文字，先看文字也不改变什么。"
-            ),
-            (Lang::Zh, Mistake::NoBudget) => format!(
-                "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，用不到预算。"
-            ),
-        }
-    }
-
-    pub fn mistake_past_budget(self, call: u32, max_turns: u32) -> String {
-        match self.lang {
-            Lang::En => format!(
-                "Mistake: no max_turns. Call #{call} is past the budget of {max_turns} this run \
-                 was recorded with; nothing but the engine's safety cap will stop a model that \
-                 keeps asking."
-            ),
-            Lang::Zh => format!(
-                "常见错误：没有 max_turns。第 {call} 次调用已经超过这次运行录制时的预算 {max_turns}；\
-                 对一个不停请求工具的模型，只有引擎的安全上限能让它停下。"
-            ),
         }
     }
 }

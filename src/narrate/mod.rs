@@ -14,6 +14,8 @@
 mod captions;
 mod compare;
 mod detail;
+mod diagram;
+mod mistakes;
 mod notes;
 mod report;
 mod screen;

@@ -7,6 +7,7 @@ pub mod app;
 pub mod compare;
 pub mod extents;
 pub mod handout;
+mod jumps;
 pub mod keymap;
 pub mod link;
 pub mod loading;

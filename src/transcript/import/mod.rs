@@ -11,6 +11,7 @@ mod inspect;
 pub(crate) mod lines;
 mod openhands;
 mod segment;
+mod shape;
 mod trajectory;
 
 use serde_json::Value;
@@ -21,6 +22,7 @@ use crate::dialect::read::{Reader, Skipped};
 use crate::lang::Lang;
 use lines::JsonLines;
 use segment::Recording;
+use shape::{closest, describe_top, detect, detect_lines, lines_seen, what_was_read};
 
 pub use events::NO_REQUEST;
 pub use segment::MISSING_RESULT;
@@ -493,137 +495,4 @@ fn finish_import(
         runs,
         notes,
     })
-}
-
-/// The format one item of a file (a line, an array's item) is in.
-fn looks_like(v: &Value) -> Option<Format> {
-    let has = |key: &str| v.get(key).is_some();
-    if has("request") && has("response") {
-        Some(Format::Exchanges)
-    } else if has("message") && v.get("type").is_some_and(Value::is_string) || has("sessionId") {
-        Some(Format::ClaudeCode)
-    } else if codex::is_rollout_line(v) || codex::is_item(v) {
-        Some(Format::Codex)
-    } else if has("role") {
-        Some(Format::Conversation)
-    } else if has("version") && ["replies", "base", "runs"].iter().any(|k| has(k)) {
-        Some(Format::Native)
-    } else {
-        None
-    }
-}
-
-fn detect(parsed: &Parsed) -> Option<Format> {
-    match parsed {
-        Parsed::Document(Value::Object(top)) if inspect::detect(top) => Some(Format::Inspect),
-        Parsed::Document(Value::Object(top)) if trajectory::detect(top) => Some(Format::Trajectory),
-        Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
-            Some(Format::Conversation)
-        }
-        Parsed::Document(top @ Value::Object(_)) => {
-            looks_like(top).filter(|f| *f == Format::Native)
-        }
-        Parsed::Document(Value::Array(items)) if openhands::detect(items) => {
-            Some(Format::OpenHands)
-        }
-        Parsed::Document(Value::Array(items)) => items.first().and_then(looks_like),
-        Parsed::Document(_) => None,
-        // Claude Code files open with summary or snapshot lines: look further.
-        Parsed::Lines(lines) => detect_lines(lines),
-    }
-}
-
-/// The format of JSON Lines, told by their first lines: Claude Code files
-/// open with summary or snapshot lines, so it looks past the first.
-fn detect_lines(lines: &[Value]) -> Option<Format> {
-    lines.iter().take(HEAD_LINES).find_map(looks_like)
-}
-
-/// What a file that made no run held, in its own terms.
-fn what_was_read(format: Format, parsed: &Parsed) -> String {
-    let count = match parsed {
-        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.len(),
-        Parsed::Document(_) => 0,
-    };
-    match format {
-        Format::Cassette => format!(
-            "{count} of its interactions {} a model call",
-            if count == 1 { "is" } else { "are" }
-        ),
-        Format::Events => "its events add up to no response of a known API".to_owned(),
-        _ => format!("its top level is {}", describe_top(parsed)),
-    }
-}
-
-/// The formats whose marks the file's keys share, most shared first (at
-/// most two), with the keys shared.
-fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>)> {
-    let first = match parsed {
-        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.first(),
-        Parsed::Document(top) => Some(top),
-    };
-    let Some(keys) = first.and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let mut near: Vec<(String, &'static str, Vec<String>)> = Format::ALL
-        .iter()
-        .map(|format| {
-            let shared = format
-                .marks()
-                .iter()
-                .filter(|mark| keys.contains_key(**mark))
-                .map(|mark| (*mark).to_owned())
-                .collect();
-            (format.describe().to_owned(), format.flag(), shared)
-        })
-        .filter(|(_, _, shared): &(_, _, Vec<String>)| !shared.is_empty())
-        .collect();
-    near.sort_by_key(|(_, _, shared)| std::cmp::Reverse(shared.len()));
-    near.truncate(2);
-    near
-}
-
-/// What a file that read as `count` JSON lines, the first `first`, held.
-fn lines_seen(count: usize, first: &Value) -> String {
-    format!("its top level is {}", lines_described(count, first))
-}
-
-fn lines_described(count: usize, first: &Value) -> String {
-    format!(
-        "{count} JSON lines, the first an object with {}",
-        keys_of(first)
-    )
-}
-
-fn keys_of(v: &Value) -> String {
-    match v.as_object() {
-        Some(object) if object.is_empty() => "no keys".to_owned(),
-        Some(object) => {
-            let names: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
-            format!("keys {}", names.join(", "))
-        }
-        None => "no keys".to_owned(),
-    }
-}
-
-fn describe_top(parsed: &Parsed) -> String {
-    let keys = keys_of;
-    match parsed {
-        Parsed::Document(top @ Value::Object(_)) => format!("an object with {}", keys(top)),
-        Parsed::Document(Value::Array(items)) => match items.first() {
-            None => "an empty array".to_owned(),
-            Some(first @ Value::Object(_)) => format!(
-                "an array of {} item{}, the first an object with {}",
-                items.len(),
-                if items.len() == 1 { "" } else { "s" },
-                keys(first)
-            ),
-            Some(first) => format!(
-                "an array whose first item is {}",
-                super::native::json_kind(first)
-            ),
-        },
-        Parsed::Document(other) => super::native::json_kind(other).to_owned(),
-        Parsed::Lines(lines) => lines_described(lines.len(), &lines[0]),
-    }
 }
