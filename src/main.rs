@@ -19,13 +19,14 @@ fn main() -> ExitCode {
         }
     };
     let globals = cli.globals();
+    let lang = globals.lang;
     let command = cli
         .command
         .unwrap_or_else(|| Command::Play(Play::on(DEFAULT_RUN)));
     match execute(command, globals) {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("loopstep: {}", sanitize(&failure.to_string()));
+            eprintln!("loopstep: {}", sanitize(&failure.message(lang)));
             failure.exit_code()
         }
     }

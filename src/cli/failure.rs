@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use thiserror::Error;
 
+use crate::dialect::Dialect;
+use crate::narrate::{Lang, Say};
 use crate::transcript::LoadError;
 
 /// A failed command: bad input or a refused request (exit 2), or anything
@@ -23,6 +25,14 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// What went wrong, in `lang`: a load error's words are narrate's.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            Failure::BadInput(e) => Say::new(lang, Dialect::default()).load_error(e),
+            other => other.to_string(),
+        }
+    }
+
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Failure::BadInput(_) | Failure::Refused(_) => ExitCode::from(2),

@@ -15,6 +15,7 @@ mod captions;
 mod compare;
 mod detail;
 mod diagram;
+mod errors;
 mod mistakes;
 mod notes;
 mod report;

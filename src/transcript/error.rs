@@ -164,7 +164,7 @@ fn without_position(err: &serde_json::Error) -> String {
 }
 
 /// A byte count as a person writes it: "1 GiB", "50 MiB", "4096 bytes".
-fn size_words(bytes: u64) -> String {
+pub(crate) fn size_words(bytes: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     UNITS
         .iter()

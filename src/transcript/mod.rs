@@ -29,6 +29,7 @@ use crate::engine::{
 };
 
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
+pub(crate) use error::size_words;
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 pub use localized::Localized;

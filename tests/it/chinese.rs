@@ -237,3 +237,46 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn load_errors_speak_chinese_under_lang_zh() {
+    let cut = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cut-zh.json");
+    std::fs::write(&cut, "{\"version\": 1").unwrap();
+    let cut = cut.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["validate", "parris"],
+            vec!["既不是内置运行，也不是文件", "你是不是想打开 `paris`？"],
+        ),
+        (
+            vec!["validate", cut],
+            vec!["不是有效的 JSON", "（第 1 行，第 13 列）"],
+        ),
+        (
+            vec!["--max-size", "4", "run", cut],
+            vec!["超过了 loopstep 读取的上限"],
+        ),
+    ] {
+        let out = Command::cargo_bin("loopstep")
+            .unwrap()
+            .args([&["--lang", "zh"][..], &args].concat())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        for words in expected {
+            assert!(err.contains(words), "{words} in {err}");
+        }
+    }
+    // English stays as it was.
+    let out = Command::cargo_bin("loopstep")
+        .unwrap()
+        .args(["--lang", "en", "validate", "parris"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("is neither a built-in run nor a file. Did you mean `paris`?"),
+        "{err}"
+    );
+}
