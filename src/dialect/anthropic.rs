@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Response};
 use super::{SeenCalls, Words};
-use crate::lang::Tr;
 use crate::vocab::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
 };
@@ -16,19 +15,10 @@ use crate::vocab::{
 pub const WORDS: Words = Words {
     api: "Anthropic Messages",
     stop_field: "stop_reason",
-    stop_field_zh: "停止原因",
     tool_request: "tool_use",
     tool_result: "tool_result",
     result_kind: "tool_result",
     result_id: "tool_use_id",
-    results_message: Tr {
-        en: "one user message of tool_result blocks",
-        zh: "一条由 tool_result 块组成的 user 消息",
-    },
-    error_flag: Tr {
-        en: "is_error",
-        zh: "is_error",
-    },
     error_key: "is_error",
     tool_stop: "tool_use",
     answer_stop: "end_turn",

@@ -17,7 +17,6 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::lang::Tr;
 use crate::vocab::{History, Message, Messages, Rejection, Reply, StopReason, ToolDef};
 
 /// The API a run was recorded with, or is written for.
@@ -41,8 +40,6 @@ pub struct Words {
     pub api: &'static str,
     /// The field the check reads: `stop_reason`, `finish_reason`, `status`.
     pub stop_field: &'static str,
-    /// What the lessons call that field in Chinese: 停止原因, 结束原因, 状态.
-    pub stop_field_zh: &'static str,
     /// How a reply's tool request is called: `tool_use` block, ...
     pub tool_request: &'static str,
     /// How a tool result is called when it goes back.
@@ -51,10 +48,6 @@ pub struct Words {
     pub result_kind: &'static str,
     /// The field of a result that names the call it answers.
     pub result_id: &'static str,
-    /// How one turn's results travel back, as a noun phrase.
-    pub results_message: Tr,
-    /// How a result says it failed.
-    pub error_flag: Tr,
     /// The key loopstep's JSON output gives that flag.
     pub error_key: &'static str,
     /// The stop reason that asks for tools, and the one that answers

@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 
 use super::read::{self, Read, Reader, Response};
 use super::{SeenCalls, Words, arguments_text};
-use crate::lang::Tr;
 use crate::transcript::Skip;
 use crate::vocab::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
@@ -17,19 +16,10 @@ use crate::vocab::{
 pub const WORDS: Words = Words {
     api: "OpenAI Chat Completions",
     stop_field: "finish_reason",
-    stop_field_zh: "结束原因",
     tool_request: "tool_calls",
     tool_result: "role: \"tool\" message",
     result_kind: "tool_call_id",
     result_id: "tool_call_id",
-    results_message: Tr {
-        en: "one role: \"tool\" message per call",
-        zh: "每个调用一条 role: \"tool\" 消息",
-    },
-    error_flag: Tr {
-        en: "the text of the result",
-        zh: "结果文本",
-    },
     error_key: "error",
     tool_stop: "tool_calls",
     answer_stop: "stop",

@@ -15,26 +15,16 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
-use crate::lang::Tr;
 use crate::transcript::Skip;
 use crate::vocab::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {
     api: "OpenAI Responses",
     stop_field: "status",
-    stop_field_zh: "状态",
     tool_request: "function_call",
     tool_result: "function_call_output",
     result_kind: "function_call_output",
     result_id: "call_id",
-    results_message: Tr {
-        en: "one function_call_output item per call",
-        zh: "每个调用一个 function_call_output 项",
-    },
-    error_flag: Tr {
-        en: "the text of the output",
-        zh: "输出文本",
-    },
     error_key: "error",
     tool_stop: "completed",
     answer_stop: "completed",

@@ -191,7 +191,7 @@ impl Say {
     /// What a dispatch did: `raised` when this harness hands a failure to
     /// its caller instead of the model.
     pub fn caption_dispatch(self, name: &str, which: (usize, usize), failed: Failed) -> String {
-        let flag = self.w.error_flag.get(self.lang);
+        let flag = self.told.error_flag.get(self.lang);
         let (nth, of) = which;
         let head = match (self.lang, of > 1) {
             (Lang::En, true) => format!("Dispatch {nth} of {of}"),
@@ -227,7 +227,7 @@ impl Say {
 
     /// `turns_left` is false when the budget is spent, so no call follows.
     pub fn caption_append(self, results: usize, turns_left: bool, max_turns: u32) -> String {
-        let form = self.w.results_message.get(self.lang);
+        let form = self.told.results_message.get(self.lang);
         let id = self.w.result_id;
         match self.lang {
             Lang::En => {

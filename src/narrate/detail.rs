@@ -308,7 +308,7 @@ impl Say {
     }
 
     pub fn detail_append(self, results: usize, index: usize) -> String {
-        let form = self.w.results_message.get(self.lang);
+        let form = self.told.results_message.get(self.lang);
         match self.lang {
             Lang::En => format!(
                 "messages[{index}] ← {results} result{} as {form}",

@@ -76,7 +76,7 @@ impl Say {
     /// letting the run end "verified" as if the mistake were harmless.
     pub fn mistake_not_shown(self, mistake: Mistake) -> String {
         let name = self.mistake_name(mistake);
-        let (api, form) = (self.w.api, self.w.results_message.get(self.lang));
+        let (api, form) = (self.w.api, self.told.results_message.get(self.lang));
         match (self.lang, mistake) {
             (Lang::En, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
                 format!(

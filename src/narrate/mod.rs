@@ -21,6 +21,9 @@ mod notes;
 mod report;
 mod screen;
 mod steps;
+mod told;
+
+pub use told::Told;
 
 pub use captions::Failed;
 pub use compare::Side;
@@ -35,7 +38,10 @@ use crate::dialect::{Dialect, Words};
 #[derive(Debug, Clone, Copy)]
 pub struct Say {
     pub lang: Lang,
+    /// The API's own names.
     pub w: &'static Words,
+    /// How the lessons tell its forms.
+    pub told: &'static Told,
 }
 
 impl Say {
@@ -43,6 +49,7 @@ impl Say {
         Say {
             lang,
             w: dialect.words(),
+            told: told::told(dialect),
         }
     }
 
@@ -56,7 +63,7 @@ impl Say {
     fn stop_field(self) -> String {
         match self.lang {
             Lang::En => self.w.stop_field.to_owned(),
-            Lang::Zh => format!("{} {}", self.w.stop_field_zh, self.w.stop_field),
+            Lang::Zh => format!("{} {}", self.told.stop_field_zh, self.w.stop_field),
         }
     }
 }

@@ -227,7 +227,7 @@ impl Say {
             }
             (lang, Event::Append { results, appended }) => {
                 let r = *results;
-                let form = self.w.results_message.get(lang);
+                let form = self.told.results_message.get(lang);
                 let split = *appended > 1 && self.w.results_together;
                 match (lang, appended) {
                     (Lang::En, 0) => format!(

@@ -1,0 +1,56 @@
+//! How the lessons tell each API's own forms: the words around the wire's
+//! names, which the dialects leave to narrate.
+
+use crate::dialect::Dialect;
+use crate::lang::Tr;
+
+/// An API's forms, told in both languages.
+#[derive(Debug)]
+pub struct Told {
+    /// What the lessons call the field the check reads, in Chinese:
+    /// 停止原因, 结束原因, 状态.
+    pub stop_field_zh: &'static str,
+    /// How one turn's results travel back, as a noun phrase.
+    pub results_message: Tr,
+    /// How a result says it failed.
+    pub error_flag: Tr,
+}
+
+/// How `dialect`'s forms are told.
+pub fn told(dialect: Dialect) -> &'static Told {
+    match dialect {
+        Dialect::AnthropicMessages => &Told {
+            stop_field_zh: "停止原因",
+            results_message: Tr {
+                en: "one user message of tool_result blocks",
+                zh: "一条由 tool_result 块组成的 user 消息",
+            },
+            error_flag: Tr {
+                en: "is_error",
+                zh: "is_error",
+            },
+        },
+        Dialect::OpenaiChat => &Told {
+            stop_field_zh: "结束原因",
+            results_message: Tr {
+                en: "one role: \"tool\" message per call",
+                zh: "每个调用一条 role: \"tool\" 消息",
+            },
+            error_flag: Tr {
+                en: "the text of the result",
+                zh: "结果文本",
+            },
+        },
+        Dialect::OpenaiResponses => &Told {
+            stop_field_zh: "状态",
+            results_message: Tr {
+                en: "one function_call_output item per call",
+                zh: "每个调用一个 function_call_output 项",
+            },
+            error_flag: Tr {
+                en: "the text of the output",
+                zh: "输出文本",
+            },
+        },
+    }
+}
