@@ -1202,3 +1202,61 @@ fn tree_of(dir: &std::path::Path) -> Vec<(PathBuf, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// `kill -9` in the middle of a write leaves nothing behind: the new text
+/// is in an anonymous file (`O_TMPFILE`) until it is whole.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_write_killed_midway_leaves_nothing_behind() {
+    // A long chat, whose import takes long enough to be caught writing; a
+    // longer one where a busy machine let the first finish unseen.
+    for prompts in [30_000, 240_000] {
+        let dir = scratch(&format!("killed-{prompts}"));
+        let input = dir.join("chat.json");
+        let messages: Vec<Value> = (0..prompts)
+            .flat_map(|p| {
+                [
+                    json!({"role": "user", "content": format!("question {p}")}),
+                    json!({"role": "assistant", "content": format!("answer {p}")}),
+                ]
+            })
+            .collect();
+        let chat = json!({"model": "gpt-5", "messages": messages});
+        std::fs::write(&input, chat.to_string()).unwrap();
+        let out_dir = dir.join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        let out = out_dir.join("run.json");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_loopstep"))
+            .args([
+                "import",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until it holds a file open in the output's folder.
+        let fds = format!("/proc/{}/fd", child.id());
+        let writing = || {
+            std::fs::read_dir(&fds).into_iter().flatten().any(|fd| {
+                std::fs::read_link(fd.unwrap().path()).is_ok_and(|to| to.starts_with(&out_dir))
+            })
+        };
+        let caught = loop {
+            if writing() {
+                break true;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break false;
+            }
+        };
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if caught {
+            assert_eq!(names_in(&out_dir), Vec::<String>::new(), "nothing is left");
+            return;
+        }
+    }
+    panic!("the import was never seen writing");
+}
