@@ -132,14 +132,22 @@ impl Say {
         }
     }
 
+    /// A request's head: every message goes, every time; only the first
+    /// request has nothing before it to send again.
     pub fn detail_request(self, number: u32, messages: usize, chars: usize) -> String {
+        let (again, again_zh) = match number {
+            1 => ("sent", "发送"),
+            _ => ("resent", "重发"),
+        };
         match self.lang {
             Lang::En => format!(
-                "request #{number}: all {messages} message{} ({chars} chars), resent in full",
+                "request #{number}: all {messages} message{} ({chars} chars), {again} in full",
                 plural(messages)
             ),
             Lang::Zh => {
-                format!("第 {number} 次请求：全部 {messages} 条消息（{chars} 字符），完整重发")
+                format!(
+                    "第 {number} 次请求：全部 {messages} 条消息（{chars} 字符），完整{again_zh}"
+                )
             }
         }
     }

@@ -280,3 +280,26 @@ fn load_errors_speak_chinese_under_lang_zh() {
         "{err}"
     );
 }
+
+#[test]
+fn the_first_request_is_sent_and_later_ones_resent_in_either_language() {
+    use loopstep::dialect::Dialect;
+    use loopstep::narrate::Say;
+    let say = |lang| Say::new(lang, Dialect::AnthropicMessages);
+    assert_eq!(
+        say(Lang::En).detail_request(1, 1, 30),
+        "request #1: all 1 message (30 chars), sent in full"
+    );
+    assert_eq!(
+        say(Lang::En).detail_request(2, 3, 120),
+        "request #2: all 3 messages (120 chars), resent in full"
+    );
+    assert_eq!(
+        say(Lang::Zh).detail_request(1, 1, 30),
+        "第 1 次请求：全部 1 条消息（30 字符），完整发送"
+    );
+    assert_eq!(
+        say(Lang::Zh).detail_request(2, 3, 120),
+        "第 2 次请求：全部 3 条消息（120 字符），完整重发"
+    );
+}
