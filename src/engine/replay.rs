@@ -179,9 +179,9 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
     /// How many of the known steps go wrong.
     pub fn wrong_count(&self) -> usize {
         match &self.cut {
-            // The budget's exit at the cut goes wrong; what it stands for
-            // and what follows are not in the run.
-            Some((at, _)) => self.wrong.partition_point(|&i| i < *at) + 1,
+            // What the budget's exit at the cut stands for, and what
+            // follows, are not in the run (and the exit is no error).
+            Some((at, _)) => self.wrong.partition_point(|&i| i < *at),
             None => self.wrong.len(),
         }
     }

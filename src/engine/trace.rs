@@ -214,16 +214,16 @@ impl Event {
     /// Whether this is a step where something went wrong, which a reader
     /// looking for the trouble in a run wants first: a tool that failed, a
     /// request that broke an API rule (refused, or noted on a recording),
-    /// a goal check that pushed back, or an end that is no answer.
+    /// a goal check that pushed back, or an end that is no answer. A spent
+    /// budget is none of these: `None` is what the loop is built to return
+    /// then, a legitimate result.
     pub fn goes_wrong(&self) -> bool {
         match self {
             Event::Call { tolerated, .. } => tolerated.is_some(),
             Event::Dispatch { output, .. } => output.is_error,
             Event::GoalCheck { passed, .. } => !passed,
-            Event::BudgetExhausted { .. }
-            | Event::Stopped(_)
-            | Event::RecordingEnded
-            | Event::Rejected { .. } => true,
+            Event::Stopped(_) | Event::RecordingEnded | Event::Rejected { .. } => true,
+            Event::BudgetExhausted { .. } => false,
             // How the agent or the user meant to end; a failed call is trouble.
             Event::Ended(ending) => ending.by == EndedBy::Api,
             Event::Start
