@@ -62,27 +62,34 @@ impl Say {
         }
     }
 
+    /// A call after the first: the whole list goes again, every time. Even
+    /// where the API keeps the conversation on its side, the model reads all
+    /// of it at every call.
     pub fn caption_call(self, number: u32, messages: usize) -> String {
         let api = self.w.api;
         match (self.lang, self.w.keeps_state) {
             (Lang::En, true) => format!(
                 "Call #{number}: {api} can keep the conversation on its side \
                  (previous_response_id), but this loop, like the lesson's, resends all \
-                 {messages} messages. The reply joins the list."
+                 {messages} messages; kept on the server or not, the model reads the whole \
+                 conversation at every call. The reply joins the list."
             ),
             (Lang::En, false) => format!(
                 "Call #{number}: the {api} API keeps no memory between calls, so the loop resends \
-                 all {messages} messages (some APIs can keep the conversation on their side, such \
-                 as OpenAI Responses with previous_response_id). The reply joins the list."
+                 all {messages} messages (an API that keeps the conversation on its side, such as \
+                 OpenAI Responses with previous_response_id, still has the model read all of it \
+                 at every call). The reply joins the list."
             ),
             (Lang::Zh, true) => format!(
                 "第 {number} 次调用：{api} 可以在服务端保存对话（previous_response_id），\
-                 但这个循环和本课一样，重新发送全部 {messages} 条消息。回复加入列表。"
+                 但这个循环和本课一样，重新发送全部 {messages} 条消息；\
+                 不论对话是否保存在服务端，模型每次调用都要把它从头读一遍。回复加入列表。"
             ),
             (Lang::Zh, false) => format!(
                 "第 {number} 次调用：{api} API 在两次调用之间不保存任何状态，\
-                 所以循环重新发送全部 {messages} 条消息（有些 API 可以在服务端保存对话，\
-                 比如 OpenAI Responses 的 previous_response_id）。回复加入列表。"
+                 所以循环重新发送全部 {messages} 条消息（即使像 OpenAI Responses 那样\
+                 用 previous_response_id 在服务端保存对话，模型每次调用仍要把它从头读一遍）。\
+                 回复加入列表。"
             ),
         }
     }

@@ -303,3 +303,32 @@ fn the_first_request_is_sent_and_later_ones_resent_in_either_language() {
         "第 2 次请求：全部 3 条消息（120 字符），完整重发"
     );
 }
+
+#[test]
+fn a_call_s_caption_says_the_model_reads_the_whole_conversation_every_time() {
+    use loopstep::dialect::Dialect;
+    use loopstep::narrate::Say;
+    for (dialect, en, zh) in [
+        (
+            Dialect::AnthropicMessages,
+            "still has the model read all of it at every call",
+            "模型每次调用仍要把它从头读一遍",
+        ),
+        (
+            Dialect::OpenaiResponses,
+            "the model reads the whole conversation at every call",
+            "不论对话是否保存在服务端，模型每次调用都要把它从头读一遍",
+        ),
+    ] {
+        let caption = Say::new(Lang::En, dialect).caption_call(2, 3);
+        assert!(
+            caption.contains("resends all 3 messages") && caption.contains(en),
+            "{caption}"
+        );
+        let caption = Say::new(Lang::Zh, dialect).caption_call(2, 3);
+        assert!(
+            caption.contains("重新发送全部 3 条消息") && caption.contains(zh),
+            "{caption}"
+        );
+    }
+}
