@@ -53,7 +53,7 @@ impl OutputFile {
                 "{shown} is a folder; give the name of a file to write"
             )));
         }
-        if is_part_of(Path::new(recording), &path) {
+        if is_part_of(recording, &path) {
             return Err(Failure::Refused(format!(
                 "{shown} is part of the recording being read; write outside it"
             )));
