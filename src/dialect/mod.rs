@@ -11,6 +11,7 @@ mod openai_chat;
 mod openai_responses;
 pub mod read;
 pub mod stream;
+pub mod wire;
 
 use std::collections::{HashMap, HashSet};
 

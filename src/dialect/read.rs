@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::wire::{self, Content, Json, Scalar, WireBlock, WireMessage};
 use crate::transcript::{Note, Skip};
 use crate::vocab::{Block, Message, Role, ToolDef, Usage};
 
@@ -57,62 +58,76 @@ pub enum Read {
 }
 
 impl Reader {
+    /// A message already parsed into a JSON value.
     pub fn message(&mut self, value: &Value) -> Read {
-        let Some(object) = value.as_object() else {
+        if !value.is_object() {
             self.skipped.add(Skip::MessagesNotObjects);
             return Read::Nothing;
-        };
-        let role = object.get("role").and_then(Value::as_str).unwrap_or("");
-        match role {
+        }
+        self.wire_message(wire::from_value(value))
+    }
+
+    /// A message as the wire carries it, of either shape.
+    pub fn wire_message(&mut self, message: WireMessage<'_>) -> Read {
+        let WireMessage {
+            role,
+            content,
+            reasoning_content,
+            refusal,
+            tool_calls,
+            tool_call_id,
+            ..
+        } = message;
+        match role.or_empty() {
             "system" | "developer" => {
                 self.openai = true;
-                Read::System(self.text_of(object.get("content")).into_owned())
+                Read::System(self.content_text(content).into_owned())
             }
             "tool" => {
                 self.openai = true;
-                let id = string(object, "tool_call_id");
-                let content = self.text_of(object.get("content"));
+                let content = self.content_text(content);
                 Read::Message(Message {
                     role: Role::User,
                     content: vec![Block::ToolResult {
-                        tool_use_id: id,
+                        tool_use_id: tool_call_id.into_string().unwrap_or_default(),
                         content: content.into(),
                         is_error: false,
                     }],
                 })
             }
-            "user" | "assistant" => {
+            role @ ("user" | "assistant") => {
                 let role = if role == "user" {
                     Role::User
                 } else {
                     Role::Assistant
                 };
-                let mut content = Vec::new();
-                if let Some(reasoning) = object.get("reasoning_content").and_then(Value::as_str)
+                let mut blocks = Vec::new();
+                if let Some(reasoning) = reasoning_content.into_string()
                     && !reasoning.is_empty()
                 {
-                    content.push(Block::Thinking {
-                        thinking: reasoning.to_owned(),
+                    blocks.push(Block::Thinking {
+                        thinking: reasoning,
                     });
                 }
-                self.blocks_into(object.get("content"), &mut content);
-                if let Some(refusal) = object.get("refusal").and_then(Value::as_str)
+                self.content_into(content, &mut blocks);
+                if let Some(refusal) = refusal.into_string()
                     && !refusal.is_empty()
                 {
                     self.openai = true;
-                    content.push(Block::Refusal {
-                        refusal: refusal.to_owned(),
-                    });
+                    blocks.push(Block::Refusal { refusal });
                 }
-                if let Some(calls) = object.get("tool_calls").and_then(Value::as_array) {
+                if let Some(Value::Array(calls)) = &tool_calls {
                     self.openai = true;
-                    content.extend(
+                    blocks.extend(
                         calls
                             .iter()
                             .filter_map(|c| super::openai_chat::read_tool_call(self, c)),
                     );
                 }
-                Read::Message(Message { role, content })
+                Read::Message(Message {
+                    role,
+                    content: blocks,
+                })
             }
             other => {
                 self.skipped.add(Skip::Role(other.to_owned()));
@@ -123,13 +138,19 @@ impl Reader {
 
     /// Content that is a string, null, or a list of blocks.
     pub fn blocks_into(&mut self, content: Option<&Value>, out: &mut Vec<Block>) {
+        if let Some(content) = content {
+            self.content_into(wire::from_value(content), out);
+        }
+    }
+
+    fn content_into(&mut self, content: Content<'_>, out: &mut Vec<Block>) {
         match content {
-            Some(Value::String(text)) if !text.is_empty() => {
-                out.push(Block::Text { text: text.clone() })
-            }
-            Some(Value::Array(blocks)) => {
+            Json::Str(text) if !text.is_empty() => out.push(Block::Text {
+                text: text.into_owned(),
+            }),
+            Json::Array(blocks) => {
                 for block in blocks {
-                    if let Some(b) = self.block(block) {
+                    if let Some(b) = block.object().and_then(|b| self.block(b)) {
                         out.push(b);
                     }
                 }
@@ -140,38 +161,31 @@ impl Reader {
 
     /// One content block of the Anthropic shape (also what Responses'
     /// message parts look like).
-    fn block(&mut self, value: &Value) -> Option<Block> {
-        let object = value.as_object()?;
-        let kind = object.get("type").and_then(Value::as_str).unwrap_or("");
-        let block = match kind {
+    fn block(&mut self, block: WireBlock<'_>) -> Option<Block> {
+        let owned = |text: Scalar<'_>| text.into_string().unwrap_or_default();
+        let block = match block.kind.or_empty() {
             "text" | "input_text" | "output_text" => {
-                let text = string(object, "text");
+                let text = owned(block.text);
                 if text.is_empty() {
                     return None;
                 }
                 Block::Text { text }
             }
             "thinking" => Block::Thinking {
-                thinking: string(object, "thinking"),
+                thinking: owned(block.thinking),
             },
             "redacted_thinking" => Block::Thinking {
                 thinking: "[redacted thinking]".to_owned(),
             },
             "tool_use" => Block::ToolUse {
-                id: string(object, "id"),
-                name: string(object, "name"),
-                input: object
-                    .get("input")
-                    .cloned()
-                    .unwrap_or(Value::Object(Map::new())),
+                id: owned(block.id),
+                name: owned(block.name),
+                input: block.input.unwrap_or(Value::Object(Map::new())),
             },
             "tool_result" => Block::ToolResult {
-                tool_use_id: string(object, "tool_use_id"),
-                content: self.text_of(object.get("content")).into(),
-                is_error: object
-                    .get("is_error")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                tool_use_id: owned(block.tool_use_id),
+                content: self.content_text(*block.content).into(),
+                is_error: block.is_error.is_true(),
             },
             other => {
                 self.skipped.add(Skip::Blocks(other.to_owned()));
@@ -185,23 +199,33 @@ impl Reader {
     /// borrowed where it can be, so a long tool result is copied once, into
     /// where it is kept.
     pub fn text_of<'v>(&mut self, content: Option<&'v Value>) -> Cow<'v, str> {
+        content.map_or(Cow::Borrowed(""), |content| {
+            self.content_text(wire::from_value(content))
+        })
+    }
+
+    fn content_text<'v>(&mut self, content: Content<'v>) -> Cow<'v, str> {
         match content {
-            Some(Value::String(text)) => Cow::Borrowed(text),
-            Some(Value::Array(parts)) => {
+            Json::Str(text) => text,
+            Json::Array(parts) => {
                 let mut texts = Vec::new();
-                for part in parts {
-                    match part.get("type").and_then(Value::as_str) {
-                        Some("text" | "input_text" | "output_text") => {
-                            texts.push(part.get("text").and_then(Value::as_str).unwrap_or(""))
-                        }
+                for part in &parts {
+                    let (kind, text) = match part {
+                        Json::Object(part) => (part.kind.str(), part.text.or_empty()),
+                        _ => (None, ""),
+                    };
+                    match kind {
+                        Some("text" | "input_text" | "output_text") => texts.push(text),
                         Some(other) => self.skipped.add(Skip::ResultParts(other.to_owned())),
                         None => self.skipped.add(Skip::UntypedResultParts),
                     }
                 }
                 Cow::Owned(texts.join("\n"))
             }
-            Some(Value::Null) | None => Cow::Borrowed(""),
-            Some(other) => Cow::Owned(other.to_string()),
+            // Not what the APIs send; shown as it was written.
+            Json::Bool(value) => Cow::Owned(value.to_string()),
+            Json::Object(object) => Cow::Owned(object.to_string()),
+            Json::Other => Cow::Borrowed(""),
         }
     }
 }

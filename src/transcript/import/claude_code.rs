@@ -34,15 +34,59 @@
 //! to the reply's last line, a tool from the line that asked for it to
 //! the line that holds its result.
 
-use std::borrow::Borrow;
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::segment::{Entry, Latest, Origin, Recording, extend, span, stamp_of};
+use super::segment::{Entry, Latest, Origin, Recording, extend, span};
 use crate::dialect::read::{self, Read, Reader, only_results};
+use crate::dialect::wire::{self, Json, Scalar, WireMessage};
 use crate::engine::{Block, Message, Role, Stamp};
 use crate::transcript::{Compaction, Skip};
+
+/// What loopstep reads of a session's line; the rest of it (the client's
+/// `uuid`s, working folder, version, tool results repeated in
+/// `toolUseResult`…) is skipped as the line is parsed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Scalar<'a>,
+    #[serde(borrow)]
+    is_sidechain: Scalar<'a>,
+    #[serde(borrow)]
+    subtype: Scalar<'a>,
+    compact_metadata: Option<Value>,
+    #[serde(borrow)]
+    message: Option<Json<'a, WireMessage<'a>>>,
+    #[serde(borrow)]
+    request_id: Scalar<'a>,
+    #[serde(borrow)]
+    timestamp: Scalar<'a>,
+    #[serde(borrow)]
+    is_api_error_message: Scalar<'a>,
+    #[serde(borrow)]
+    is_compact_summary: Scalar<'a>,
+    #[serde(borrow)]
+    is_meta: Scalar<'a>,
+    #[serde(borrow)]
+    data: Json<'a, Progress<'a>>,
+    error: Option<Value>,
+}
+
+/// A `progress` line's `data`: for a sub-agent's progress, the agent and
+/// one line of its conversation.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct Progress<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Scalar<'a>,
+    #[serde(borrow)]
+    agent_id: Scalar<'a>,
+    #[serde(borrow)]
+    message: Box<Json<'a, Line<'a>>>,
+}
 
 /// One conversation being read: the recording, the response still taking
 /// blocks (its id and entry), the latest line's time, and the compaction
@@ -77,25 +121,55 @@ pub struct Session {
 
 /// Reads a session's lines in order, each once: a line may be let go as
 /// soon as it is read.
-pub fn read<V: Borrow<Value>>(
-    lines: impl IntoIterator<Item = V>,
-    main: Recording,
-    side: Recording,
-    reader: &mut Reader,
-) -> Session {
-    let mut chains = [Chain::new(main), Chain::new(side)];
-    let mut agents: Vec<(String, Chain)> = Vec::new();
-    // When each tool was asked for, in any chain: ids are unique.
-    let mut called: HashMap<String, Stamp> = HashMap::new();
-    for line in lines {
-        let line = line.borrow();
-        let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
-        let sidechain = line.get("isSidechain").and_then(Value::as_bool) == Some(true);
-        let chain = &mut chains[usize::from(sidechain)];
-        match kind {
-            "user" | "assistant" => read_line(line, kind, chain, &mut called, reader),
-            "system" if line.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
-                let meta = line.get("compactMetadata");
+pub struct SessionReader<'r> {
+    chains: [Chain; 2],
+    agents: Vec<(String, Chain)>,
+    /// When each tool was asked for, in any chain: ids are unique.
+    called: HashMap<String, Stamp>,
+    reader: &'r mut Reader,
+}
+
+impl<'r> SessionReader<'r> {
+    pub fn new(main: Recording, side: Recording, reader: &'r mut Reader) -> Self {
+        SessionReader {
+            chains: [Chain::new(main), Chain::new(side)],
+            agents: Vec::new(),
+            called: HashMap::new(),
+            reader,
+        }
+    }
+
+    /// A line already parsed.
+    pub fn value(&mut self, line: &Value) {
+        self.line(
+            wire::from_value::<Json<Line>>(line)
+                .object()
+                .unwrap_or_default(),
+        );
+    }
+
+    /// A line's text, parsed straight into what is read of it. Fails only
+    /// when the text is no JSON.
+    pub fn text(&mut self, text: &str) -> Result<(), serde_json::Error> {
+        match serde_json::from_str::<Json<Line>>(text) {
+            Ok(line) => self.line(line.object().unwrap_or_default()),
+            // JSON the typed reading refuses, a key written twice: read as
+            // a value, in which the last one counts, as everywhere else.
+            Err(error) if error.is_data() => self.value(&serde_json::from_str(text)?),
+            Err(error) => return Err(error),
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, line: Line<'_>) {
+        let kind = line.kind.or_empty();
+        let chain = &mut self.chains[usize::from(line.is_sidechain.is_true())];
+        match (kind, line.subtype.str()) {
+            ("user" | "assistant", _) => {
+                read_line(line, chain, &mut self.called, self.reader);
+            }
+            ("system", Some("compact_boundary")) => {
+                let meta = line.compact_metadata.as_ref();
                 let tokens = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_u64);
                 chain.compacting = Some(Compaction {
                     replaced: 0,
@@ -109,85 +183,93 @@ pub fn read<V: Borrow<Value>>(
                 });
             }
             // A failed call the client is about to retry.
-            "system" if line.get("subtype").and_then(Value::as_str) == Some("api_error") => {
-                let error = api_error(line);
+            ("system", Some("api_error")) => {
+                let error = api_error(line.error.as_ref());
                 let (attempts, _) = chain.retries.take().unwrap_or_default();
                 chain.retries = Some((attempts + 1, error));
             }
-            "progress" => match agent_line(line) {
-                Some((agent, inner, inner_kind)) => {
-                    let at = match agents.iter().position(|(id, _)| id == agent) {
+            ("progress", _) => match agent_line(line.data) {
+                Some((agent, inner)) => {
+                    let at = match self.agents.iter().position(|(id, _)| *id == agent) {
                         Some(at) => at,
                         None => {
-                            agents.push((agent.to_owned(), Chain::default()));
-                            agents.len() - 1
+                            self.agents.push((agent, Chain::default()));
+                            self.agents.len() - 1
                         }
                     };
-                    read_line(inner, inner_kind, &mut agents[at].1, &mut called, reader);
+                    let chain = &mut self.agents[at].1;
+                    read_line(inner, chain, &mut self.called, self.reader);
                 }
-                None => reader.skipped.add(Skip::Lines(kind.to_owned())),
+                None => self.reader.skipped.add(Skip::Lines(kind.to_owned())),
             },
-            _ => reader.skipped.add(Skip::Lines(kind.to_owned())),
+            _ => self.reader.skipped.add(Skip::Lines(kind.to_owned())),
         }
     }
-    let [main, side] = chains;
-    Session {
-        main: main.recording,
-        side: side.recording,
-        agents: agents
-            .into_iter()
-            .map(|(id, chain)| (id, chain.recording))
-            .collect(),
+
+    pub fn finish(self) -> Session {
+        let [main, side] = self.chains;
+        Session {
+            main: main.recording,
+            side: side.recording,
+            agents: self
+                .agents
+                .into_iter()
+                .map(|(id, chain)| (id, chain.recording))
+                .collect(),
+        }
     }
 }
 
-/// A progress line that carries a line of a sub-agent's conversation: the
-/// agent's id, that line, and its type.
-fn agent_line(line: &Value) -> Option<(&str, &Value, &str)> {
-    let data = line.get("data")?;
-    if data.get("type").and_then(Value::as_str) != Some("agent_progress") {
+/// A progress line's data that carries a line of a sub-agent's
+/// conversation: the agent's id, and that line.
+fn agent_line<'a>(data: Json<'a, Progress<'a>>) -> Option<(String, Line<'a>)> {
+    let data = data.object()?;
+    if data.kind.str() != Some("agent_progress") {
         return None;
     }
-    let agent = data.get("agentId")?.as_str()?;
-    let inner = data.get("message")?;
-    let kind = inner.get("type")?.as_str()?;
-    matches!(kind, "user" | "assistant").then_some((agent, inner, kind))
+    let agent = data.agent_id.into_string()?;
+    let inner = data.message.object()?;
+    matches!(inner.kind.str(), Some("user" | "assistant")).then_some((agent, inner))
 }
 
 /// One `user` or `assistant` line into its chain.
 fn read_line(
-    line: &Value,
-    kind: &str,
+    line: Line<'_>,
     chain: &mut Chain,
     called: &mut HashMap<String, Stamp>,
     reader: &mut Reader,
 ) {
-    let Some(message) = line.get("message") else {
-        reader
-            .skipped
-            .add(Skip::LinesWithoutMessage(kind.to_owned()));
-        return;
+    let kind = line.kind.or_empty();
+    let mut message = match line.message {
+        Some(Json::Object(message)) => message,
+        Some(_) => {
+            reader.skipped.add(Skip::MessagesNotObjects);
+            return;
+        }
+        None => {
+            reader
+                .skipped
+                .add(Skip::LinesWithoutMessage(kind.to_owned()));
+            return;
+        }
     };
-    let stamp = stamp_of(line);
+    let stamp = line.timestamp.str().and_then(Stamp::parse);
     let since_previous = chain.latest.since(stamp.as_ref());
-    let Read::Message(parsed) = reader.message(message) else {
+    let id = std::mem::take(&mut message.id)
+        .into_string()
+        .or_else(|| line.request_id.into_string());
+    let stop_reason = std::mem::take(&mut message.stop_reason).into_string();
+    let usage = message
+        .usage
+        .take()
+        .map(|u| read::usage_of(&u, &read::ANTHROPIC_USAGE));
+    let model = std::mem::take(&mut message.model).into_string();
+    let Read::Message(parsed) = reader.wire_message(message) else {
         return;
     };
     let recording = &mut chain.recording;
-    let id = message
-        .get("id")
-        .or_else(|| line.get("requestId"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let stop_reason = message
-        .get("stop_reason")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let usage = message
-        .get("usage")
-        .map(|u| read::usage_of(u, &read::ANTHROPIC_USAGE));
-    if let Some(model) = message.get("model").and_then(Value::as_str) {
-        recording.model = Some(model.to_owned());
+    if let Some(model) = model {
+        recording.model = Some(model);
     }
     let mut result_times = Vec::new();
     for block in &parsed.content {
@@ -203,7 +285,7 @@ fn read_line(
         }
     }
     // Written by the client in the model's place: no response to join.
-    let failed = line.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
+    let failed = line.is_api_error_message.is_true();
     let id = id.filter(|_| !failed);
     let same_response = |(open_id, _): &(String, usize)| Some(open_id) == id.as_ref();
     match (parsed.role, chain.open.as_ref()) {
@@ -224,12 +306,12 @@ fn read_line(
     {
         chain.open = Some((id, recording.entries.len()));
     }
-    let summary = line.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+    let summary = line.is_compact_summary.is_true();
     let origin = if failed {
         Origin::ApiFailure
     } else if summary {
         Origin::Compaction
-    } else if line.get("isMeta").and_then(Value::as_bool) == Some(true) {
+    } else if line.is_meta.is_true() {
         // Text the client adds on its own: a skill's instructions, a caveat.
         Origin::Client
     } else if is_interruption(&parsed) {
@@ -270,8 +352,7 @@ fn is_interruption(message: &Message) -> bool {
 
 /// What an `api_error` line says went wrong: its HTTP status and message,
 /// where it has them.
-fn api_error(line: &Value) -> String {
-    let error = line.get("error");
+fn api_error(error: Option<&Value>) -> String {
     let status = error.and_then(|e| e.get("status")).and_then(Value::as_u64);
     let message = error
         .and_then(|e| e.get("message").or_else(|| e.pointer("/error/message")))

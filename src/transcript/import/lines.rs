@@ -93,29 +93,37 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
     }
 }
 
+impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
+    /// The next line that is not blank, parsed by `parse`; `None` after
+    /// the last line or at the first that is no JSON.
+    pub fn parse_next<T>(
+        &mut self,
+        parse: impl FnOnce(&str) -> Result<T, serde_json::Error>,
+    ) -> Option<T> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let (number, line) = self
+            .lines
+            .by_ref()
+            .find(|(_, l)| !l.as_ref().trim().is_empty())?;
+        match parse(line.as_ref()) {
+            Ok(parsed) => {
+                self.taken += 1;
+                Some(parsed)
+            }
+            Err(error) => {
+                self.failed = Some((number, error));
+                None
+            }
+        }
+    }
+}
+
 impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> Iterator for JsonLines<I> {
     type Item = Value;
 
     fn next(&mut self) -> Option<Value> {
-        if self.failed.is_some() {
-            return None;
-        }
-        for (number, line) in self.lines.by_ref() {
-            let line = line.as_ref();
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str(line) {
-                Ok(value) => {
-                    self.taken += 1;
-                    return Some(value);
-                }
-                Err(error) => {
-                    self.failed = Some((number, error));
-                    return None;
-                }
-            }
-        }
-        None
+        self.parse_next(|line| serde_json::from_str(line))
     }
 }

@@ -289,7 +289,11 @@ where
     L: AsRef<str>,
 {
     let first = head.first().cloned().unwrap_or_default();
-    let mut read = read_claude_code(head.into_iter().chain(&mut rest), name, origin);
+    let mut read = read_claude_code(name, origin, |session| {
+        head.iter().for_each(|line| session.value(line));
+        drop(head);
+        while rest.parse_next(|text| session.text(text)).is_some() {}
+    });
     let taken = rest.taken();
     let unfinished = rest.finish(origin)?;
     read.notes
@@ -390,7 +394,9 @@ fn import_parsed(
         }
         (Format::ClaudeCode, _) => {
             let notes = std::mem::take(&mut read.notes);
-            read = read_claude_code(items().iter(), name, origin);
+            read = read_claude_code(name, origin, |session| {
+                items().iter().for_each(|line| session.value(line))
+            });
             read.notes = notes;
         }
         (Format::Inspect, Parsed::Document(top)) => *more = inspect::read(top, name, reader, notes),
@@ -409,11 +415,11 @@ fn import_parsed(
     finish_import(read, format, origin, || what_was_read(format, parsed))
 }
 
-/// A Claude Code session, its lines taken as they come.
-fn read_claude_code<V: std::borrow::Borrow<Value>>(
-    lines: impl Iterator<Item = V>,
+/// A Claude Code session, its lines given by `feed` as they come.
+fn read_claude_code(
     name: &str,
     origin: &str,
+    feed: impl FnOnce(&mut claude_code::SessionReader),
 ) -> Read {
     let format = Format::ClaudeCode;
     let mut read = Read::new(format, name, origin, Vec::new());
@@ -423,7 +429,9 @@ fn read_claude_code<V: std::borrow::Borrow<Value>>(
         ..Recording::default()
     };
     let main = std::mem::take(&mut read.main);
-    let session = claude_code::read(lines, main, sidechain, &mut read.reader);
+    let mut session = claude_code::SessionReader::new(main, sidechain, &mut read.reader);
+    feed(&mut session);
+    let session = session.finish();
     read.main = session.main;
     read.side = Some(session.side);
     // Sub-agents seen only in progress lines, named as their own files
