@@ -2,11 +2,15 @@
 //! line by line as its lines are imported, so that a session of hundreds
 //! of megabytes is never held as text beside the messages made of it.
 //! Either way a file over the size limit is refused (a regular file before
-//! it is read), and the progress is told as it goes.
+//! it is read), and the progress is told as it goes. A session's lines are
+//! read ahead on a thread of their own, so the reading (a fifth of the
+//! time, most of it the kernel's copy) runs beside the parsing.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::Scope;
 
 use serde_json::Value;
 
@@ -36,7 +40,17 @@ pub enum Opened<'p> {
     Whole(Vec<u8>),
     /// A Claude Code session: the lines its first chunk holds, parsed, and
     /// the rest, to be parsed as it is read.
-    Session(Vec<Value>, Box<FileLines<'p>>),
+    Session(Vec<Value>, Rest<'p>),
+}
+
+/// A session past the lines of its first chunk: what that chunk holds
+/// after them, the file to read on, and how many lines came before.
+pub struct Rest<'p> {
+    started: Vec<u8>,
+    reading: Reading<'p>,
+    lines: usize,
+    /// Where `started` begins in the file.
+    offset: u64,
 }
 
 impl<'p> Reading<'p> {
@@ -78,17 +92,14 @@ impl<'p> Reading<'p> {
         }
         match session_head(&bytes, from) {
             Some((head, lines, cut)) => {
-                let rest = bytes.split_off(cut);
-                let rest = std::io::Cursor::new(rest).chain(self);
-                Ok(Opened::Session(
-                    head,
-                    Box::new(FileLines {
-                        reader: BufReader::with_capacity(CHUNK as usize, rest),
-                        number: lines,
-                        offset: cut as u64,
-                        failed: None,
-                    }),
-                ))
+                let started = bytes.split_off(cut);
+                let rest = Rest {
+                    started,
+                    reading: self,
+                    lines,
+                    offset: cut as u64,
+                };
+                Ok(Opened::Session(head, rest))
             }
             None => {
                 self.read_into(&mut bytes, None)?;
@@ -161,30 +172,118 @@ fn session_head(bytes: &[u8], from: Option<Format>) -> Option<(Vec<Value>, usize
     super::import::is_session(&head, from).then_some((head, lines, cut))
 }
 
+impl<'p> Rest<'p> {
+    /// The rest's lines, the file read on a thread of `scope` a chunk ahead
+    /// of the lines taken.
+    pub fn lines<'s>(self, scope: &'s Scope<'s, '_>) -> FileLines
+    where
+        'p: 's,
+    {
+        let (full_sender, full) = mpsc::sync_channel(1);
+        let (empty, empty_receiver) = mpsc::channel::<Vec<u8>>();
+        let path = self.reading.path.clone();
+        let mut reading = self.reading;
+        scope.spawn(move || {
+            // Each chunk handed back empty is filled again, until the file
+            // ends, fails, or the lines are no longer wanted.
+            for mut chunk in empty_receiver {
+                chunk.clear();
+                let got = (&mut reading).take(CHUNK).read_to_end(&mut chunk);
+                let sent = match got {
+                    Ok(0) => break,
+                    Ok(_) => full_sender.send(Ok(chunk)),
+                    Err(error) => {
+                        let refused = reading.refused.take();
+                        let failure = refused.unwrap_or_else(|| read_error(&reading.path, error));
+                        full_sender.send(Err(failure))
+                    }
+                };
+                if sent.is_err() {
+                    break;
+                }
+            }
+        });
+        // A second chunk to fill while the first is parsed.
+        empty.send(Vec::with_capacity(CHUNK as usize)).ok();
+        FileLines {
+            ahead: ReadAhead {
+                chunk: self.started,
+                at: 0,
+                full,
+                empty,
+                failure: None,
+            },
+            path,
+            number: self.lines,
+            offset: self.offset,
+            failed: None,
+        }
+    }
+}
+
+/// The file's bytes as the reading thread hands them over, chunk by
+/// chunk; each chunk goes back to it, emptied, to be filled again, so
+/// every allocation stays on the thread that made it.
+struct ReadAhead {
+    chunk: Vec<u8>,
+    at: usize,
+    full: Receiver<Result<Vec<u8>, LoadError>>,
+    empty: Sender<Vec<u8>>,
+    failure: Option<LoadError>,
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let got = self.fill_buf()?.read(buf)?;
+        self.consume(got);
+        Ok(got)
+    }
+}
+
+impl BufRead for ReadAhead {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at == self.chunk.len() {
+            // The thread is gone once the file is read: nothing to hand back.
+            self.empty.send(std::mem::take(&mut self.chunk)).ok();
+            self.at = 0;
+            match self.full.recv() {
+                Ok(Ok(chunk)) => self.chunk = chunk,
+                Ok(Err(failure)) => {
+                    self.failure = Some(failure);
+                    return Err(std::io::Error::other("the read failed"));
+                }
+                // The file ended.
+                Err(_) => {}
+            }
+        }
+        Ok(&self.chunk[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at += amount;
+    }
+}
+
 /// A file's lines read one at a time, each with its 0-based number. A read
 /// that fails or a line that is no UTF-8 ends the lines, and is kept for
 /// [`FileLines::failure`].
-pub struct FileLines<'p> {
-    reader: BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, Reading<'p>>>,
+pub struct FileLines {
+    ahead: ReadAhead,
+    path: PathBuf,
     number: usize,
     /// Where the next line begins in the file.
     offset: u64,
     failed: Option<LoadError>,
 }
 
-impl FileLines<'_> {
+impl FileLines {
     /// Why the lines ended before the file did, if they did.
     pub fn failure(&mut self) -> Option<LoadError> {
         self.failed.take()
     }
-
-    fn fail(&mut self, failure: LoadError) -> Option<(usize, String)> {
-        self.failed = Some(failure);
-        None
-    }
 }
 
-impl Iterator for FileLines<'_> {
+impl Iterator for FileLines {
     type Item = (usize, String);
 
     fn next(&mut self) -> Option<(usize, String)> {
@@ -192,29 +291,29 @@ impl Iterator for FileLines<'_> {
             return None;
         }
         let mut line = Vec::new();
-        match self.reader.read_until(b'\n', &mut line) {
-            Ok(0) => None,
-            Err(error) => {
-                let reading = &mut self.reader.get_mut().get_mut().1;
-                let failure = reading.refused.take();
-                let failure = failure.unwrap_or_else(|| read_error(&reading.path, error));
-                self.fail(failure)
-            }
+        let failure = match self.ahead.read_until(b'\n', &mut line) {
+            Ok(0) => return None,
+            Err(error) => self
+                .ahead
+                .failure
+                .take()
+                .unwrap_or_else(|| read_error(&self.path, error)),
             Ok(read) => match String::from_utf8(line) {
                 Ok(mut text) => {
                     let number = self.number;
                     self.number += 1;
                     self.offset += read as u64;
                     text.truncate(text.trim_end_matches(['\n', '\r']).len());
-                    Some((number, text))
+                    return Some((number, text));
                 }
-                Err(e) => {
-                    let path = self.reader.get_ref().get_ref().1.path.clone();
-                    let offset = self.offset as usize + e.utf8_error().valid_up_to();
-                    self.fail(LoadError::NotUtf8 { path, offset })
-                }
+                Err(e) => LoadError::NotUtf8 {
+                    path: self.path.clone(),
+                    offset: self.offset as usize + e.utf8_error().valid_up_to(),
+                },
             },
-        }
+        };
+        self.failed = Some(failure);
+        None
     }
 }
 
