@@ -40,7 +40,7 @@ pub enum Opened<'p> {
     Whole(Vec<u8>),
     /// A Claude Code session: the lines its first chunk holds, parsed, and
     /// the rest, to be parsed as it is read.
-    Session(Vec<Value>, Rest<'p>),
+    Session(Vec<Value>, Box<Rest<'p>>),
 }
 
 /// A session past the lines of its first chunk: what that chunk holds
@@ -99,7 +99,7 @@ impl<'p> Reading<'p> {
                     lines,
                     offset: cut as u64,
                 };
-                Ok(Opened::Session(head, rest))
+                Ok(Opened::Session(head, Box::new(rest)))
             }
             None => {
                 self.read_into(&mut bytes, None)?;
