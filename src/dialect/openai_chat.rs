@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::read::{self, Read, Reader, Response};
 use super::{SeenCalls, Words, arguments_text};
-use crate::transcript::Skip;
+use crate::vocab::Skip;
 use crate::vocab::{
     Block, Message, Messages, Rejection, Reply, RequestRule, Role, StopReason, ToolDef,
 };

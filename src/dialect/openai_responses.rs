@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::read::{self, Reader, Request, Response};
 use super::{Words, arguments_text};
-use crate::transcript::Skip;
+use crate::vocab::Skip;
 use crate::vocab::{Block, Message, Messages, Reply, Role, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {

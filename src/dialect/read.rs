@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::wire::{self, Content, Json, Scalar, WireBlock, WireMessage};
-use crate::transcript::{Note, Skip};
 use crate::vocab::{Block, Message, Role, ToolDef, Usage};
+use crate::vocab::{Note, Skip};
 
 /// Counts of what an import left out, by kind.
 #[derive(Debug, Default, Clone)]

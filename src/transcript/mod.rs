@@ -8,7 +8,6 @@ pub mod import;
 mod localize;
 mod localized;
 mod native;
-mod notes;
 mod open;
 mod progress;
 mod replay;
@@ -28,12 +27,12 @@ use crate::engine::{
     Ending, Goal, History, Insertion, MAX_TURNS, Recorded, Reply, ToolDef, ToolEnv, ToolErrors,
 };
 
+pub use crate::vocab::{Note, Skip};
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub(crate) use error::size_words;
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 pub use localized::Localized;
-pub use notes::{Note, Skip};
 pub use open::{DEFAULT_MAX_SIZE, Opening, ensure_exists, nearest_names, open, open_both, open_in};
 pub use progress::{Progress, Stage};
 pub use replay::LazyReplay;

@@ -6,12 +6,14 @@
 
 pub mod history;
 pub mod message;
+pub mod notes;
 pub mod rules;
 pub mod stop;
 pub mod timing;
 
 pub use history::{Conversation, History, Log, Messages};
 pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
+pub use notes::{Note, Skip};
 pub use rules::{Rejection, RequestRule};
 pub use stop::StopReason;
 pub use timing::{LONG_MILLIS, Stamp, Timing};

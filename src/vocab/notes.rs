@@ -1,16 +1,10 @@
 //! What an import noticed about a recording: facts, put into words (in
-//! either language) by [`crate::narrate`]. In a transcript file a note is
-//! written as its English sentence, and one read back is kept as written.
-
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-use crate::dialect::Dialect;
-use crate::narrate::{Lang, Say};
+//! either language) by [`crate::narrate`], which also says how a note is
+//! compared and written (as its English sentence).
 
 /// Something an import noticed. Two notes are the same when they say the
-/// same, so one read back from a file equals the one that was written.
+/// same, so one read back from a file equals the one that was written
+/// (the comparison is [`crate::narrate`]'s, which has the words).
 #[derive(Debug, Clone)]
 pub enum Note {
     /// A tool result that answers no call of the reply before it.
@@ -84,31 +78,4 @@ pub enum Skip {
     /// Events of an agent's log of this kind.
     Events(String),
     UntypedResultParts,
-}
-
-impl fmt::Display for Note {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let say = Say::new(Lang::En, Dialect::default());
-        f.write_str(&say.note_text(self))
-    }
-}
-
-impl PartialEq for Note {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_string() == other.to_string()
-    }
-}
-
-impl Eq for Note {}
-
-impl Serialize for Note {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Note {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(Note::Text)
-    }
 }
