@@ -6,7 +6,11 @@ use super::failure::Failure;
 use crate::compare;
 use crate::narrate::Lang;
 use crate::redact;
-use crate::transcript::{BUILTIN_NAMES, LoadError, Localized, Opening, Source, open_in};
+use std::time::Duration;
+
+use crate::transcript::{
+    BUILTIN_NAMES, Early, LoadError, Localized, Opening, Source, Transcript, open_in,
+};
 
 /// The runs the screen can switch between, in both languages: the
 /// built-ins, then the runs of the opened file if it is not one of them;
@@ -19,10 +23,44 @@ pub(super) fn screen_runs(
 ) -> Result<(Vec<Localized>, usize), Failure> {
     let mut runs = Localized::builtins()?;
     let index = add_run(&mut runs, name_or_path, how)?;
+    redact_if(redact, &mut runs);
+    Ok((runs, index))
+}
+
+/// A load quicker than this shows its runs once they are all in, rather
+/// than some early and the rest a moment later.
+const EARLY_AFTER: Duration = Duration::from_millis(100);
+
+/// The same, and while a large session is still read, the runs it has
+/// whole so far handed to `show`, the built-ins before them.
+pub(super) fn screen_runs_early(
+    name_or_path: &str,
+    how: &Opening,
+    redact: bool,
+    show: &dyn Fn((Vec<Localized>, usize)),
+) -> Result<(Vec<Localized>, usize), Failure> {
+    let builtins = Localized::builtins()?;
+    let hand = |early: Vec<Transcript>| {
+        let mut runs = builtins.clone();
+        let index = runs.len();
+        runs.extend(early.into_iter().map(Localized::from));
+        redact_if(redact, &mut runs);
+        show((runs, index));
+    };
+    let how = Opening {
+        early: Some(Early {
+            hand: &hand,
+            after: EARLY_AFTER,
+        }),
+        ..*how
+    };
+    screen_runs(name_or_path, &how, redact)
+}
+
+fn redact_if(redact: bool, runs: &mut [Localized]) {
     if redact {
         redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
     }
-    Ok((runs, index))
 }
 
 /// A run or recording opened for `run` or `import`, its secrets replaced

@@ -52,6 +52,7 @@ impl Globals {
             from: from.map(FromFormat::format),
             max_size: self.max_size,
             progress: None,
+            early: None,
         }
     }
 }

@@ -309,10 +309,14 @@ impl Say {
     }
 
     // The title bar.
-    pub fn run_position(self, index: usize, count: usize) -> String {
-        match self.lang {
-            Lang::En => format!("run {}/{count}", index + 1),
-            Lang::Zh => format!("运行 {}/{count}", index + 1),
+    /// Which run of how many; `loading` while more of the file's runs
+    /// are still being read.
+    pub fn run_position(self, index: usize, count: usize, loading: bool) -> String {
+        match (self.lang, loading) {
+            (Lang::En, false) => format!("run {}/{count}", index + 1),
+            (Lang::En, true) => format!("run {}/{count}, more loading", index + 1),
+            (Lang::Zh, false) => format!("运行 {}/{count}", index + 1),
+            (Lang::Zh, true) => format!("运行 {}/{count}，其余仍在加载", index + 1),
         }
     }
 

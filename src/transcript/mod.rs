@@ -33,7 +33,9 @@ pub(crate) use error::size_words;
 pub use error::{LoadError, Problem};
 pub use import::{Format, Source};
 pub use localized::Localized;
-pub use open::{DEFAULT_MAX_SIZE, Opening, ensure_exists, nearest_names, open, open_both, open_in};
+pub use open::{
+    DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,
+};
 pub use progress::{Progress, Stage};
 pub use replay::LazyReplay;
 pub use sessions::is_part_of;

@@ -2,6 +2,7 @@
 //! once, refused past its size limit) or a Claude Code project folder.
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::file::{Opened, Reading};
 use super::import::lines::JsonLines;
@@ -49,8 +50,8 @@ pub fn open(name_or_path: &str, from: Option<Format>) -> Result<Source, LoadErro
 /// The largest file loopstep reads unless told otherwise: 1 GiB.
 pub const DEFAULT_MAX_SIZE: u64 = 1 << 30;
 
-/// How to open a file: in which format, up to what size, and where to
-/// tell how far the reading has got.
+/// How to open a file: in which format, up to what size, where to tell
+/// how far the reading has got, and whom to hand the runs read so far.
 #[derive(Debug, Clone, Copy)]
 pub struct Opening<'a> {
     /// The format to read it as, instead of recognising it.
@@ -58,6 +59,7 @@ pub struct Opening<'a> {
     /// Bytes beyond which a file is refused rather than read.
     pub max_size: u64,
     pub progress: Option<&'a Progress>,
+    pub early: Option<Early<'a>>,
 }
 
 impl Default for Opening<'_> {
@@ -66,7 +68,24 @@ impl Default for Opening<'_> {
             from: None,
             max_size: DEFAULT_MAX_SIZE,
             progress: None,
+            early: None,
         }
+    }
+}
+
+/// Where the runs a session has finished go while the rest of it is
+/// still read, so that a screen can show them at once: handed over once,
+/// when the load has taken `after` and at least one run is whole. (Only a
+/// Claude Code session is read as it is parsed; its runs come in order.)
+#[derive(Clone, Copy)]
+pub struct Early<'a> {
+    pub hand: &'a dyn Fn(Vec<Transcript>),
+    pub after: Duration,
+}
+
+impl std::fmt::Debug for Early<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Early {{ after: {:?} }}", self.after)
     }
 }
 
@@ -147,7 +166,7 @@ fn open_file_with(
             return std::thread::scope(|scope| {
                 let mut rest = rest.lines(scope);
                 let lines = JsonLines::after(head.len(), &mut rest);
-                let source = import::load_session(head, lines, &origin, &name);
+                let source = import::load_session(head, lines, (&origin, &name), how.early);
                 // A read that failed ends the lines early: it is the error.
                 if let Some(failure) = rest.failure() {
                     return Err(failure);

@@ -35,8 +35,11 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
         runs: Vec::new(),
         notes: Vec::new(),
     };
+    // A folder's runs are its sessions' and agents' together: none goes
+    // ahead of the others.
     let how = Opening {
         from: Some(Format::ClaudeCode),
+        early: None,
         ..*how
     };
     for session in &sessions {
@@ -100,8 +103,11 @@ pub fn add_subagents(session: &Path, source: &mut Source, how: &Opening, lang: L
     let Ok(agents) = jsonl_files(&folder) else {
         return;
     };
+    // A folder's runs are its sessions' and agents' together: none goes
+    // ahead of the others.
     let how = Opening {
         from: Some(Format::ClaudeCode),
+        early: None,
         ..*how
     };
     let session_name = session

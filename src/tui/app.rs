@@ -128,6 +128,8 @@ pub struct App<'a> {
     /// Rows of the help scrolled past, when it is taller than the screen.
     pub help_scroll: usize,
     pub should_quit: bool,
+    /// More runs of the file are still loading: the title says so.
+    pub loading: bool,
     pub monochrome: bool,
     pub theme: Theme,
     pub lang: Lang,
@@ -179,6 +181,7 @@ impl<'a> App<'a> {
             detail_scroll: 0,
             help_scroll: 0,
             should_quit: false,
+            loading: false,
             monochrome: settings.monochrome,
             theme: settings.theme,
             lang: settings.lang,
@@ -499,6 +502,17 @@ impl<'a> App<'a> {
         self.scroll_back = 0;
         self.detail_scroll = 0;
         self.look_ahead();
+    }
+
+    /// Every run, once the whole file is in: those shown so far are the
+    /// first of them, the same runs, so the screen stays on its run and
+    /// its step.
+    pub fn take_all_runs(&mut self, runs: &'a [Localized]) {
+        self.replay_again(|app| {
+            app.runs = runs;
+            app.replay = app.transcript().replay_lazily(app.config(), app.lang);
+        });
+        self.loading = false;
     }
 
     /// Switches language. The run's texts change with it, its steps do

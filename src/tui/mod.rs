@@ -13,31 +13,25 @@ pub mod link;
 pub mod loading;
 pub mod quiz;
 pub mod search;
+mod start;
 pub mod theme;
 mod update;
 pub mod view;
 
-use std::io::{self, IsTerminal};
-use std::sync::Arc;
+use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use crossterm::style::Print;
 use ratatui::backend::Backend;
 use ratatui::{DefaultTerminal, Terminal};
 
-use crate::dialect::Dialect;
-use crate::narrate::Say;
-use crate::prices::Prices;
-use crate::transcript::{Localized, Progress};
-
 pub use app::{App, Mode, Settings};
 pub use keymap::{Action, action_for, action_for_mouse};
-use link::Opened;
 pub use loading::{Typed, wait_for_load};
-use theme::Look;
+pub use start::play;
 pub use update::update;
 
 /// Where terminal events come from.
@@ -173,84 +167,6 @@ where
             return Ok(());
         }
     }
-}
-
-/// Takes over the terminal, shows the gauge (drawn on a thread of its own)
-/// while `load` reads the runs, then runs the screen; always gives the
-/// terminal back.
-/// `what` names the run or file for the gauge. A failed load comes back as
-/// the inner error, once the terminal is restored.
-pub fn play<E>(
-    what: &str,
-    (settings, prices): (Settings, Option<Prices>),
-    load: impl FnOnce(&Progress) -> Result<(Vec<Localized>, usize), E>,
-) -> anyhow::Result<Result<(), E>> {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        bail!(
-            "the screen needs an interactive terminal; for plain text output use \
-             `loopstep run {what}`"
-        );
-    }
-    let progress = Arc::new(Progress::default());
-    let loaded = Arc::new(AtomicBool::new(false));
-    let taken = TakenTerminal::take(settings.mouse)?;
-    let say = Say::new(settings.lang, Dialect::default());
-    let look = Look {
-        theme: settings.theme,
-        monochrome: settings.monochrome,
-    };
-    // The gauge is drawn on a thread of its own while this one loads: the
-    // load allocates hundreds of megabytes for a large session, which the
-    // allocator gives the main thread more cheaply (the first run of a
-    // 534 MB session on screen in 1.39 s rather than 1.55 s, medians).
-    let gauge = std::thread::spawn({
-        let (progress, loaded, what) =
-            (Arc::clone(&progress), Arc::clone(&loaded), what.to_owned());
-        move || {
-            let mut taken = taken;
-            let done = || loaded.load(Ordering::Acquire);
-            let typed = wait_for_load(
-                &mut taken.terminal,
-                &progress,
-                (say, look, &what),
-                done,
-                &mut TerminalEvents,
-            );
-            if let Ok(None) = typed {
-                // Quit during the load: the terminal given back, and the
-                // load (which writes nothing) ended with the process.
-                drop(taken);
-                std::process::exit(0);
-            }
-            (taken, typed)
-        }
-    });
-    let result = load(&progress);
-    loaded.store(true, Ordering::Release);
-    let (mut taken, typed) = gauge
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    typed.and_then(|typed| {
-        let Some(keys) = typed else {
-            return Ok(Ok(()));
-        };
-        let (runs, index) = match result {
-            Ok(loaded) => loaded,
-            Err(failed) => return Ok(Err(failed)),
-        };
-        let mut app = App::new(&runs, index, settings);
-        app.opened = Some(Opened {
-            what: what.to_owned(),
-            first: index,
-            redacted: settings.redacted,
-        });
-        app.prices = prices;
-        let mut events = Typed {
-            keys,
-            then: TerminalEvents,
-        };
-        run_app(&mut taken.terminal, &mut app, &mut events).map(Ok)
-    })
 }
 
 /// The terminal, taken over: raw mode, the alternate screen and, when

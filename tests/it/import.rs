@@ -10,8 +10,12 @@ use loopstep::dialect::Dialect;
 use loopstep::engine::{
     Block, CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, StopCause, Trace,
 };
+use loopstep::narrate::Lang;
 use loopstep::transcript::import::MISSING_RESULT;
-use loopstep::transcript::{Format, LoadError, Note, Source, Transcript, open};
+use loopstep::transcript::{
+    Early, Format, LoadError, Note, Opening, Source, Transcript, open, open_in,
+};
+use std::time::Duration;
 
 fn replay(t: &Transcript) -> Trace {
     t.replay(t.default_config())
@@ -768,4 +772,50 @@ fn a_session_with_one_line_past_its_first_chunk_is_read_whole() {
         "{:?}",
         source.notes
     );
+}
+
+/// A file of `text` opened with an early hand due at once: the source,
+/// and the runs handed over before it, each time they were.
+fn opened_early(name: &str, text: &str) -> (Source, Vec<Vec<Transcript>>) {
+    let path = std::env::temp_dir().join(format!("loopstep-{name}-{}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let handed = std::cell::RefCell::new(Vec::new());
+    let hand = |runs: Vec<Transcript>| handed.borrow_mut().push(runs);
+    let how = Opening {
+        early: Some(Early {
+            hand: &hand,
+            after: Duration::ZERO,
+        }),
+        ..Default::default()
+    };
+    let source = open_in(path.to_str().unwrap(), &how, Lang::En);
+    std::fs::remove_file(&path).unwrap();
+    (source.unwrap(), handed.into_inner())
+}
+
+#[test]
+fn a_session_hands_over_its_whole_runs_while_the_rest_is_still_read() {
+    // 4 prompts × 40 rounds × 10 kB: the first chunk (1 MiB) holds the
+    // first two prompts' runs whole and part of the third.
+    let session = common::generated::claude_code_session(4, 40, 10_000);
+    let (source, handed) = opened_early("early", &session);
+    // Once, with every run before the one still being read, each the same
+    // run as the whole file gives.
+    assert_eq!(handed.len(), 1);
+    let early = &handed[0];
+    assert!(
+        (1..source.runs.len()).contains(&early.len()),
+        "{} runs early",
+        early.len()
+    );
+    for (early, whole) in early.iter().zip(&source.runs) {
+        assert_eq!(early.question, whole.question);
+        assert_eq!(early.replies, whole.replies);
+        assert_eq!(early.history, whole.history);
+    }
+    // Not from a file small enough to be read whole.
+    let small = common::generated::claude_code_session(2, 2, 100);
+    let (source, handed) = opened_early("early-small", &small);
+    assert_eq!(source.runs.len(), 2);
+    assert!(handed.is_empty());
 }

@@ -123,3 +123,31 @@ fn keys_typed_during_the_load_act_once_the_run_is_open() {
     run_app(&mut terminal, &mut app, &mut events).unwrap();
     assert_eq!(app.cursor(), 3);
 }
+
+#[test]
+fn runs_shown_early_give_way_to_all_of_them_on_the_same_step() {
+    // The first three runs early, as a session's reading hands them over;
+    // then every run, those three first.
+    let all = builtins();
+    let early = &all[..3];
+    let mut app = App::new(early, 1, Settings::default());
+    app.loading = true;
+    let terminal = common::screen::drive(&mut app, 120, 30, &["Right", "Right", "Right"]);
+    let title = common::screen::rows(terminal.backend().buffer())[0].clone();
+    assert!(title.contains("run 2/3, more loading"), "{title}");
+    let (cursor, step) = (app.cursor(), app.step().clone());
+    app.take_all_runs(all);
+    assert_eq!(app.runs(), (1, all.len()));
+    assert_eq!((app.cursor(), app.step()), (cursor, &step));
+    assert!(!app.loading);
+    let terminal = common::screen::drive(&mut app, 120, 30, &[]);
+    let title = common::screen::rows(terminal.backend().buffer())[0].clone();
+    assert!(title.contains(&format!("run 2/{}", all.len())), "{title}");
+    assert!(!title.contains("loading"), "{title}");
+    // In Chinese, the same.
+    let mut app = App::new(early, 0, Settings::default());
+    app.loading = true;
+    let terminal = common::screen::drive(&mut app, 120, 30, &["L"]);
+    let title = common::screen::rows(terminal.backend().buffer())[0].clone();
+    assert!(title.contains("运行 1/3，其余仍在加载"), "{title}");
+}

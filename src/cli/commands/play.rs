@@ -59,12 +59,12 @@ impl Play {
             redacted: redact.redact,
             ..loop_flags.settings(lang, screen_flags)
         };
-        tui::play(&run, (settings, prices), move |progress| {
+        tui::play(&run, (settings, prices), move |progress, show| {
             let how = Opening {
                 progress: Some(progress),
                 ..how
             };
-            screen_runs(&name, &how, redact.redact)
+            screen_runs_early(&name, &how, redact.redact, show)
         })??;
         Ok(())
     }

@@ -39,11 +39,11 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::segment::{Entry, Latest, Origin, Recording, extend, span};
+use super::segment::{Entry, Latest, Origin, Recording, cut_runs, extend, span};
 use crate::dialect::read::{self, Read, Reader, only_results};
 use crate::dialect::wire::{self, Json, Scalar, WireMessage};
 use crate::engine::{Block, Message, Role, Stamp};
-use crate::transcript::{Compaction, Skip};
+use crate::transcript::{Compaction, Skip, Transcript};
 
 /// What loopstep reads of a session's line; the rest of it (the client's
 /// `uuid`s, working folder, version, tool results repeated in
@@ -99,6 +99,9 @@ struct Chain {
     compacting: Option<Compaction>,
     /// The API errors the client retried since the last reply.
     retries: Option<(usize, String)>,
+    /// Where each of the last two runs opened, the latest last: the runs
+    /// before the latest are whole.
+    run_starts: [Option<usize>; 2],
 }
 
 impl Chain {
@@ -204,6 +207,16 @@ impl<'r> SessionReader<'r> {
             },
             _ => self.reader.skipped.add(Skip::Lines(kind.to_owned())),
         }
+    }
+
+    /// The main conversation's runs that are whole already (every run
+    /// before the one that opened last), unless there are none yet.
+    pub fn whole_runs(&self) -> Option<Vec<Transcript>> {
+        let main = &self.chains[0];
+        let [Some(_), Some(latest)] = main.run_starts else {
+            return None;
+        };
+        Some(cut_runs(main.recording.before(latest)))
     }
 
     pub fn finish(self) -> Session {
@@ -319,6 +332,9 @@ fn read_line(
     } else {
         Origin::Conversation
     };
+    if Recording::opens_a_run(origin, &parsed) {
+        chain.run_starts = [chain.run_starts[1], Some(recording.entries.len())];
+    }
     let mut entry = Entry::new(parsed, origin);
     entry.stop_reason = stop_reason;
     entry.usage = usage;

@@ -16,7 +16,9 @@ mod trajectory;
 
 use serde_json::Value;
 
-use super::{LoadError, Note, Transcript};
+use std::time::Instant;
+
+use super::{Early, LoadError, Note, Transcript};
 use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, Skipped};
 use crate::lang::Lang;
@@ -254,7 +256,7 @@ fn load_in(
     match (rest, parsed) {
         // A session is read as it is parsed, each line let go once read.
         (Some(lines), Parsed::Lines(head)) if format == Format::ClaudeCode => {
-            load_session(head, lines, origin, name).map(|source| (source, None))
+            load_session(head, lines, (origin, name), None).map(|source| (source, None))
         }
         (rest, mut parsed) => {
             if let (Some(lines), Parsed::Lines(head)) = (rest, &mut parsed) {
@@ -277,12 +279,13 @@ pub fn is_session(head: &[Value], from: Option<Format>) -> bool {
 }
 
 /// A Claude Code session read as its lines are parsed: `head`, the lines
-/// it was told by, then `rest`, each let go once read.
+/// it was told by, then `rest`, each let go once read; the runs finished
+/// so far handed to `early` once it is due.
 pub fn load_session<I, L>(
     head: Vec<Value>,
     mut rest: JsonLines<I>,
-    origin: &str,
-    name: &str,
+    (origin, name): (&str, &str),
+    early: Option<Early>,
 ) -> Result<Source, LoadError>
 where
     I: Iterator<Item = (usize, L)>,
@@ -292,7 +295,16 @@ where
     let mut read = read_claude_code(name, origin, |session| {
         head.iter().for_each(|line| session.value(line));
         drop(head);
-        while rest.parse_next(|text| session.text(text)).is_some() {}
+        let mut early = early.map(|early| (early, Instant::now()));
+        while rest.parse_next(|text| session.text(text)).is_some() {
+            if let Some((Early { hand, after }, started)) = early
+                && started.elapsed() >= after
+                && let Some(runs) = session.whole_runs()
+            {
+                hand(runs);
+                early = None;
+            }
+        }
     });
     let taken = rest.taken();
     let unfinished = rest.finish(origin)?;

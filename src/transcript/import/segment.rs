@@ -151,6 +151,28 @@ impl Recording {
         self.entries.push(entry);
     }
 
+    /// The recording as far as entry `end`, all else the same: what was
+    /// read of it so far, for runs shown while the rest loads.
+    pub fn before(&self, end: usize) -> Recording {
+        Recording {
+            name: self.name.clone(),
+            source: self.source.clone(),
+            model: self.model.clone(),
+            system: self.system.clone(),
+            tools: self.tools.clone(),
+            dialect: self.dialect,
+            entries: self.entries[..end.min(self.entries.len())].to_vec(),
+            ending: None,
+            title_note: self.title_note.clone(),
+        }
+    }
+
+    /// Whether an entry of `origin` holding `message` opens a run, as
+    /// [`cut_runs`] cuts them: a prompt, or a compaction's summary.
+    pub fn opens_a_run(origin: Origin, message: &Message) -> bool {
+        origin == Origin::Compaction || (origin == Origin::Conversation && is_prompt(message))
+    }
+
     /// Adds a system prompt; several are kept in order, a blank line apart.
     pub fn add_system(&mut self, text: String) {
         match &mut self.system {

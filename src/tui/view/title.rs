@@ -28,7 +28,7 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
         None => {
             let mut right = format!(
                 " {} · {} ",
-                say.run_position(index, count),
+                say.run_position(index, count, app.loading),
                 say.check_label(app.config().check)
             );
             if let (wrong @ 1.., more) = app.wrong_count() {
