@@ -202,6 +202,11 @@ fn load_in(
         }
         _ => {}
     }
+    if from.is_none_or(|f| f == Format::Conversation)
+        && let Some(source) = load_conversation(&text, (origin, name))
+    {
+        return Ok((source, None));
+    }
     let (mut parsed, mut rest, mut unfinished_line) = match serde_json::from_str(&text) {
         Ok(document) => (Parsed::Document(document), None, None),
         Err(document_error) => {
@@ -312,6 +317,16 @@ where
         .extend(unfinished.map(|line| Note::UnfinishedLastLine { line }));
     let seen = || lines_seen(taken, &first);
     finish_import(read, Format::ClaudeCode, origin, seen)
+}
+
+/// A conversation read straight from its text, if it is one that makes
+/// runs; `None` leaves the text to be read as a tree, recognised there, and
+/// refused with the reason if it makes none.
+fn load_conversation(text: &str, (origin, name): (&str, &str)) -> Option<Source> {
+    let document = conversation::Document::of_text(text)?;
+    let mut read = Read::new(Format::Conversation, name, origin, Vec::new());
+    conversation::read_document(document, &mut read.main, &mut read.reader);
+    finish_import(read, Format::Conversation, origin, String::new).ok()
 }
 
 /// The rest of the lines, after `head`; the number of a cut-off last line.
