@@ -93,46 +93,46 @@ pub struct App<'a> {
     /// Replaying toward the end between frames, called off by a key.
     pub(super) seeking_end: bool,
     /// Stepping by itself, one phase a tick.
-    pub playing: bool,
+    pub(super) playing: bool,
     /// Index into [`SPEEDS`].
     pub(super) speed: usize,
     /// What takes the keys.
     pub(super) mode: Mode,
     /// What each call sends: asked for (`x`) or hidden; `None` leaves it to
     /// the room there is (beside the detail on a large screen).
-    pub growth: Option<bool>,
+    pub(super) growth: Option<bool>,
     /// Quiz mode: the class guesses each check before it shows.
-    pub quiz: Option<Quiz>,
+    pub(super) quiz: Option<Quiz>,
     /// The search in force: its matches, and the scan that finds them.
-    pub search: Option<Search>,
+    pub(super) search: Option<Search>,
     /// Where the runs came from, for the command `y` gives.
-    pub opened: Option<Opened>,
+    pub(super) opened: Option<Opened>,
     /// The command `y` gave, shown in the footer until the next key, and
     /// how many runs on (Tab) from the one it opens the frame is.
-    pub link: Option<(String, usize)>,
+    pub(super) link: Option<(String, usize)>,
     /// Text for the clipboard, which the event loop hands on.
-    pub to_copy: Option<String>,
+    pub(super) to_copy: Option<String>,
     /// The price list given with `--prices`, for what calls cost.
-    pub prices: Option<Prices>,
+    pub(super) prices: Option<Prices>,
     /// The runs a sub-agent was opened from, the step each was on and its
     /// settings, outermost first: Esc goes back along it.
-    pub trail: Vec<(usize, usize, Config)>,
+    pub(super) trail: Vec<(usize, usize, Config)>,
     /// How many of the newest messages are scrolled out of view below;
     /// 0 follows the conversation as it grows.
-    pub scroll_back: usize,
-    pub detail: DetailView,
+    pub(super) scroll_back: usize,
+    pub(super) detail: DetailView,
     /// Long texts shown whole rather than folded.
-    pub expanded: bool,
+    pub(super) expanded: bool,
     /// Rows of the detail pane scrolled past.
-    pub detail_scroll: usize,
+    pub(super) detail_scroll: usize,
     /// Rows of the help scrolled past, when it is taller than the screen.
-    pub help_scroll: usize,
-    pub should_quit: bool,
+    pub(super) help_scroll: usize,
+    pub(super) should_quit: bool,
     /// More runs of the file are still loading: the title says so.
-    pub loading: bool,
-    pub monochrome: bool,
-    pub theme: Theme,
-    pub lang: Lang,
+    pub(super) loading: bool,
+    pub(super) monochrome: bool,
+    pub(super) theme: Theme,
+    pub(super) lang: Lang,
     /// How far the panes could scroll in the last frame drawn, so that
     /// scrolling stops where the content does.
     pub(super) extents: Extents,
@@ -192,6 +192,58 @@ impl<'a> App<'a> {
             app.go_to_step(step);
         }
         app
+    }
+
+    /// The screen opened on runs from `opened`, for the command `y` gives.
+    pub fn opened_from(mut self, opened: Opened) -> Self {
+        self.opened = Some(opened);
+        self
+    }
+
+    /// The screen on the first runs of a file whose other runs are still
+    /// loading: the title says so until [`App::take_all_runs`].
+    pub fn more_loading(mut self) -> Self {
+        self.loading = true;
+        self
+    }
+
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.should_quit
+    }
+
+    pub fn loading(&self) -> bool {
+        self.loading
+    }
+
+    pub fn quiz(&self) -> Option<&Quiz> {
+        self.quiz.as_ref()
+    }
+
+    pub fn search(&self) -> Option<&Search> {
+        self.search.as_ref()
+    }
+
+    /// How many runs a sub-agent was opened from, outermost first.
+    pub fn trail_len(&self) -> usize {
+        self.trail.len()
+    }
+
+    pub fn theme(&self) -> Theme {
+        self.theme
+    }
+
+    /// How many of the newest messages are scrolled out of view.
+    pub fn scroll_back(&self) -> usize {
+        self.scroll_back
+    }
+
+    /// Rows of the detail pane scrolled past.
+    pub fn detail_scroll(&self) -> usize {
+        self.detail_scroll
     }
 
     /// Moves to step `number` (1-based), or the last there is.

@@ -114,8 +114,7 @@ fn show<E>(
     // Both lists outlive the screen that borrows them.
     let all = OnceCell::new();
     let (runs, index) = &early;
-    let mut app = App::new(runs, *index, settings);
-    app.opened = Some(Opened {
+    let mut app = App::new(runs, *index, settings).opened_from(Opened {
         what: what.to_owned(),
         first: *index,
         redacted: settings.redacted,

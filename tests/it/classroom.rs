@@ -28,16 +28,16 @@ fn n_ticks_move_n_phases_and_stop_at_the_end() {
         update(&mut app, Action::Tick);
     }
     assert_eq!(app.cursor(), 3);
-    assert!(app.playing);
+    assert!(app.playing());
     for _ in 0..50 {
         update(&mut app, Action::Tick);
     }
     assert!(app.at_end());
-    assert!(!app.playing, "it stops by itself at the end");
+    assert!(!app.playing(), "it stops by itself at the end");
     // Played to the end, `a` plays it again from the start.
     update(&mut app, Action::ToggleAutoplay);
     assert_eq!(app.cursor(), 0);
-    assert!(app.playing);
+    assert!(app.playing());
 }
 
 #[test]
@@ -46,9 +46,9 @@ fn a_key_that_moves_the_cursor_stops_it_and_others_do_not() {
     update(&mut app, Action::ToggleAutoplay);
     update(&mut app, Action::Tick);
     update(&mut app, Action::ToggleWire);
-    assert!(app.playing, "showing the wire view moves nothing");
+    assert!(app.playing(), "showing the wire view moves nothing");
     update(&mut app, Action::Next);
-    assert!(!app.playing);
+    assert!(!app.playing());
     assert_eq!(app.cursor(), 2);
     update(&mut app, Action::Tick);
     assert_eq!(app.cursor(), 2);
@@ -141,7 +141,7 @@ fn the_step_prompt_takes_letters_as_text_not_commands() {
         update(&mut app, Action::Type(c));
     }
     assert_eq!(app.mode(), &Mode::GoTo("4".into()), "only digits count");
-    assert!(!app.playing, "a letter starts nothing");
+    assert!(!app.playing(), "a letter starts nothing");
     assert_eq!(app.config().check, check, "nor switches the check");
     update(&mut app, Action::Submit);
     assert_eq!(app.cursor(), 3);
@@ -183,12 +183,12 @@ fn quiz_through(run: &str, answers: &[u8]) -> (u32, u32) {
     let mut answers = answers.iter();
     while !app.at_end() {
         update(&mut app, Action::Next);
-        if app.quiz.as_ref().unwrap().asking.is_some() {
+        if app.quiz().unwrap().asking.is_some() {
             update(&mut app, Action::Digit(*answers.next().expect("an answer")));
         }
     }
     assert!(answers.next().is_none(), "every answer was asked for");
-    let quiz = app.quiz.unwrap();
+    let quiz = app.quiz().unwrap().clone();
     (quiz.right, quiz.asked)
 }
 
@@ -349,9 +349,9 @@ fn the_mouse_wheel_scrolls_messages() {
         })
     };
     drive_events(&mut app, vec![wheel(MouseEventKind::ScrollUp)]);
-    assert_eq!(app.scroll_back, 1);
+    assert_eq!(app.scroll_back(), 1);
     drive_events(&mut app, vec![wheel(MouseEventKind::ScrollDown)]);
-    assert_eq!(app.scroll_back, 0);
+    assert_eq!(app.scroll_back(), 0);
 }
 
 #[test]
@@ -363,18 +363,15 @@ fn a_click_off_the_marks_changes_nothing() {
     update(&mut app, Action::ToggleAutoplay);
     update(&mut app, Action::Click(40, 5));
     update(&mut app, Action::Click(column + 30, row));
-    assert!(app.playing && app.cursor() == 0);
+    assert!(app.playing() && app.cursor() == 0);
     update(&mut app, Action::Click(column + 2, row));
-    assert!(!app.playing && app.cursor() == 2, "a mark takes over");
+    assert!(!app.playing() && app.cursor() == 2, "a mark takes over");
     // …nor while the class is asked.
     let mut quiz = aurora();
     drive(&mut quiz, 80, 24, &["Q", "Right", "Right"]);
-    assert!(quiz.quiz.as_ref().unwrap().asking.is_some());
+    assert!(quiz.quiz().unwrap().asking.is_some());
     drive_events(&mut quiz, vec![click(40, 5)]);
-    assert!(
-        quiz.quiz.as_ref().unwrap().asking.is_some(),
-        "the question stands"
-    );
+    assert!(quiz.quiz().unwrap().asking.is_some(), "the question stands");
 }
 
 #[test]
@@ -386,7 +383,7 @@ fn reached_marks_are_bright_and_those_ahead_dim() {
     let buffer = terminal.backend().buffer();
     let (reached, ahead) = (buffer[(column + 1, row)].fg, buffer[(column + 5, row)].fg);
     assert_ne!(reached, ahead);
-    assert_eq!(reached, app.theme.ink(ratatui::style::Color::Reset));
+    assert_eq!(reached, app.theme().ink(ratatui::style::Color::Reset));
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn slash_goes_to_the_first_match_and_n_and_shift_n_go_on_and_back() {
     assert!(text.contains("/mara: 4 of 5"), "{text}");
     // Esc clears the search; n is the next turn again.
     let text = drive(&mut app, 80, 24, &["Esc", "n"]).backend().to_string();
-    assert!(!text.contains("/mara") && !app.should_quit, "{text}");
+    assert!(!text.contains("/mara") && !app.should_quit(), "{text}");
     assert_eq!(app.step().turn, 2);
 }
 
@@ -84,9 +84,9 @@ fn typed_letters_are_text_not_commands_and_esc_cancels() {
         .backend()
         .to_string();
     assert!(text.contains("/qln▏"), "{text}");
-    assert!(!app.should_quit && app.cursor() == 0);
+    assert!(!app.should_quit() && app.cursor() == 0);
     drive(&mut app, 80, 24, &["Esc"]);
-    assert!(app.search.is_none() && *app.mode() == Mode::Normal && !app.should_quit);
+    assert!(app.search().is_none() && *app.mode() == Mode::Normal && !app.should_quit());
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn on_a_10000_turn_run_the_scan_goes_in_slices_and_keys_are_answered_between() {
     assert!(matches!(app.step().event, Event::Call { .. }));
     // The call and its dispatch both carry the address.
     assert_eq!(
-        app.search.as_ref().unwrap().tally(app.cursor()),
+        app.search().unwrap().tally(app.cursor()),
         (Some(1), 2, false)
     );
     // …but a key between two slices is answered at once, and a move of

@@ -81,26 +81,23 @@ fn y_copies_the_command_that_reopens_this_very_frame() {
 
 #[test]
 fn a_file_s_run_is_named_by_its_path_and_chinese_is_kept() {
-    let mut app = app_in(Lang::Zh, "paris");
-    let index = app.runs().0;
-    app.opened = Some(Opened {
-        what: "my runs/paris.json".to_owned(),
-        first: index,
-        redacted: false,
-    });
-    let (copied, _) = copied_after(&mut app, &["Right", "y"]);
+    let opened_from = |redacted| {
+        let app = app_in(Lang::Zh, "paris");
+        let first = app.runs().0;
+        app.opened_from(Opened {
+            what: "my runs/paris.json".to_owned(),
+            first,
+            redacted,
+        })
+    };
+    let (copied, _) = copied_after(&mut opened_from(false), &["Right", "y"]);
     assert_eq!(
         copied,
         ["loopstep play 'my runs/paris.json' --step 2 --lang zh"]
     );
     // A screen opened with --redact links to itself redacted, or the link
     // would show every secret it hid.
-    app.opened = Some(Opened {
-        what: "my runs/paris.json".to_owned(),
-        first: index,
-        redacted: true,
-    });
-    let (copied, _) = copied_after(&mut app, &["y"]);
+    let (copied, _) = copied_after(&mut opened_from(true), &["Right", "y"]);
     assert_eq!(
         copied,
         ["loopstep play 'my runs/paris.json' --step 2 --lang zh --redact"]

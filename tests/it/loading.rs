@@ -130,8 +130,7 @@ fn runs_shown_early_give_way_to_all_of_them_on_the_same_step() {
     // then every run, those three first.
     let all = builtins();
     let early = &all[..3];
-    let mut app = App::new(early, 1, Settings::default());
-    app.loading = true;
+    let mut app = App::new(early, 1, Settings::default()).more_loading();
     let terminal = common::screen::drive(&mut app, 120, 30, &["Right", "Right", "Right"]);
     let title = common::screen::rows(terminal.backend().buffer())[0].clone();
     assert!(title.contains("run 2/3, more loading"), "{title}");
@@ -139,14 +138,13 @@ fn runs_shown_early_give_way_to_all_of_them_on_the_same_step() {
     app.take_all_runs(all);
     assert_eq!(app.runs(), (1, all.len()));
     assert_eq!((app.cursor(), app.step()), (cursor, &step));
-    assert!(!app.loading);
+    assert!(!app.loading());
     let terminal = common::screen::drive(&mut app, 120, 30, &[]);
     let title = common::screen::rows(terminal.backend().buffer())[0].clone();
     assert!(title.contains(&format!("run 2/{}", all.len())), "{title}");
     assert!(!title.contains("loading"), "{title}");
     // In Chinese, the same.
-    let mut app = App::new(early, 0, Settings::default());
-    app.loading = true;
+    let mut app = App::new(early, 0, Settings::default()).more_loading();
     let terminal = common::screen::drive(&mut app, 120, 30, &["L"]);
     let title = common::screen::rows(terminal.backend().buffer())[0].clone();
     assert!(title.contains("运行 1/3，其余仍在加载"), "{title}");

@@ -61,7 +61,7 @@ fn esc_calls_off_the_seeking_and_leaves_the_cursor_where_it_was() {
     let seen = app.trace().steps.len();
     update(&mut app, Action::Back);
     assert!(!app.working());
-    assert!(!app.should_quit, "Esc stops the seeking, not the screen");
+    assert!(!app.should_quit(), "Esc stops the seeking, not the screen");
     assert_eq!(app.cursor(), 1);
     assert!(app.trace().steps.len() >= seen, "what was replayed stays");
 }

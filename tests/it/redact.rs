@@ -333,7 +333,7 @@ fn the_screen_over_redacted_runs_shows_no_secret_at_any_step() {
     redact::runs(runs.iter_mut().flat_map(Localized::transcripts_mut));
     let mut app = loopstep::tui::App::new(&runs, 0, loopstep::tui::Settings::default());
     // Every step, its detail unfolded, in words and then on the wire.
-    app.expanded = true;
+    loopstep::tui::update(&mut app, loopstep::tui::Action::ToggleExpand);
     for wire in [false, true] {
         if wire {
             loopstep::tui::update(&mut app, loopstep::tui::Action::ToggleWire);

@@ -39,10 +39,10 @@ fn enter_on_a_task_call_opens_its_sub_agent_and_esc_comes_back() {
         (parent, step),
         "back on the same step"
     );
-    assert!(!app.should_quit);
+    assert!(!app.should_quit());
     // Out of every sub-agent, Esc quits as always.
     drive(&mut app, 100, 30, &["Esc"]);
-    assert!(app.should_quit);
+    assert!(app.should_quit());
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn enter_elsewhere_is_still_the_next_step() {
         (0, 4),
         "a Read call starts no sub-agent"
     );
-    assert!(app.trail.is_empty());
+    assert!(app.trail_len() == 0);
 }
 
 #[test]
@@ -72,12 +72,12 @@ fn back_from_a_sub_agent_the_parent_has_its_settings_and_tab_leaves_the_trail() 
     assert_eq!(app.config().max_turns.get(), 1);
     let step = app.cursor();
     drive(&mut app, 100, 30, &["Enter"]);
-    assert_eq!(app.trail.len(), 1);
+    assert_eq!(app.trail_len(), 1);
     drive(&mut app, 100, 30, &["Esc"]);
     assert_eq!((app.config().max_turns.get(), app.cursor()), (1, step));
     // Tab away from a sub-agent: the trail is left behind, Esc quits.
     drive(&mut app, 100, 30, &["Enter", "Tab"]);
-    assert!(app.trail.is_empty());
+    assert!(app.trail_len() == 0);
     let title = drive(&mut app, 100, 30, &[]).backend().to_string();
     assert!(!title.contains("Esc ←"), "{title}");
 }
@@ -87,8 +87,8 @@ fn esc_takes_a_quiz_question_back_and_nothing_more() {
     let mut app = common::screen::app_in(loopstep::narrate::Lang::En, "aurora-run");
     // Q, then the first call: the check is next, and the class is asked.
     drive(&mut app, 80, 24, &["Q", "Right", "Right"]);
-    assert!(app.quiz.as_ref().unwrap().asking.is_some());
+    assert!(app.quiz().unwrap().asking.is_some());
     drive(&mut app, 80, 24, &["Esc"]);
-    assert!(app.quiz.as_ref().unwrap().asking.is_none());
-    assert!(!app.should_quit, "Esc on a question does not quit");
+    assert!(app.quiz().unwrap().asking.is_none());
+    assert!(!app.should_quit(), "Esc on a question does not quit");
 }

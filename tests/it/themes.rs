@@ -141,7 +141,7 @@ fn t_cycles_the_themes_and_the_colours_follow() {
     let mut app = app("aurora-run", Theme::Dark);
     let mut backgrounds = Vec::new();
     for _ in 0..4 {
-        let theme = app.theme;
+        let theme = app.theme();
         let terminal = drive(&mut app, 80, 24, &[]);
         let screen = terminal.backend().buffer()[(40, 12)].bg;
         assert_eq!(screen, theme.fill(Color::Reset), "{theme:?}");
@@ -149,7 +149,7 @@ fn t_cycles_the_themes_and_the_colours_follow() {
         drive(&mut app, 80, 24, &["t"]);
     }
     assert_eq!(
-        app.theme,
+        app.theme(),
         Theme::Light,
         "after four presses, one round and one more"
     );

@@ -91,11 +91,11 @@ proptest! {
             row.contains("model calls")
         });
         if let Some(y) = gauge_row {
-            prop_assert_eq!(buffer[(0, y)].fg == app.theme.ink(Color::Red), spent);
+            prop_assert_eq!(buffer[(0, y)].fg == app.theme().ink(Color::Red), spent);
         }
         // Next then previous returns to the same frame (away from the end,
         // and unscrolled: a move starts the panes at the top).
-        if !app.at_end() && app.detail_scroll == 0 && app.scroll_back == 0 {
+        if !app.at_end() && app.detail_scroll() == 0 && app.scroll_back() == 0 {
             let here = terminal.backend().to_string();
             let back = drive(&mut app, 80, 24, &["Right", "Left"]).backend().to_string();
             prop_assert_eq!(here, back);
