@@ -18,6 +18,7 @@ mod diagram;
 mod errors;
 mod mistakes;
 mod notes;
+pub mod replay;
 mod report;
 mod screen;
 mod steps;
@@ -27,6 +28,7 @@ pub use told::Told;
 
 pub use captions::Failed;
 pub use compare::Side;
+pub use replay::LazyReplay;
 pub use report::RunCounts;
 pub use screen::GaugeState;
 

@@ -37,7 +37,6 @@ pub use open::{
     DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,
 };
 pub use progress::{Progress, Stage};
-pub use replay::LazyReplay;
 pub use sessions::is_part_of;
 pub use verify::{Evidence, Miss, Verification};
 

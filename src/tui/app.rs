@@ -9,8 +9,9 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use crate::engine::{CheckPolicy, Config, Event, Mistake, Rounds, Step, TraceView, Usage};
+use crate::narrate::LazyReplay;
 use crate::prices::Prices;
-use crate::transcript::{LazyReplay, Localized, Transcript};
+use crate::transcript::{Localized, Transcript};
 
 use super::extents::Extents;
 use super::link::Opened;

@@ -1,7 +1,5 @@
 //! The layers of ARCHITECTURE.md hold: a module imports only from the
 //! layers below it, and the screen's update never reaches into its view.
-//! The imports that still go up are listed as debts, file by file: a new
-//! one fails this test, and so does a debt paid but still listed.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -22,11 +20,6 @@ fn layer(module: &str) -> Option<u8> {
         _ => return None,
     })
 }
-
-/// The imports that go up today, as (file, the module it reaches up to):
-/// dialect reads into transcript's import notes; a note prints itself, and
-/// a replay's tools speak, through narrate.
-const DEBTS: &[(&str, &str)] = &[("transcript/replay.rs", "narrate")];
 
 /// Every `.rs` file under `dir`, as its path below `src/`.
 fn sources(dir: &Path, below: &Path, found: &mut Vec<(String, String)>) {
@@ -73,17 +66,7 @@ fn layers_no_module_imports_from_a_layer_above_it() {
             }
         }
     }
-    let debts: BTreeSet<(String, String)> = DEBTS
-        .iter()
-        .map(|(f, m)| (f.to_string(), m.to_string()))
-        .collect();
-    let new: Vec<_> = upward.difference(&debts).collect();
-    let paid: Vec<_> = debts.difference(&upward).collect();
-    assert!(new.is_empty(), "imports from a layer above: {new:?}");
-    assert!(
-        paid.is_empty(),
-        "debts paid, to strike from DEBTS: {paid:?}"
-    );
+    assert!(upward.is_empty(), "imports from a layer above: {upward:?}");
 }
 
 #[test]

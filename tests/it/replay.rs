@@ -6,7 +6,8 @@ use std::num::NonZeroU32;
 
 use loopstep::engine::{CheckPolicy, Config, Mistake, Trace, TraceView};
 use loopstep::narrate::Lang;
-use loopstep::transcript::{BUILTIN_NAMES, LazyReplay, Transcript, builtin};
+use loopstep::narrate::LazyReplay;
+use loopstep::transcript::{BUILTIN_NAMES, Transcript, builtin};
 
 fn turns(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n).unwrap()
