@@ -91,7 +91,9 @@ impl Serialize for JsonReport<'_> {
         }
         let totals = Totals::of(self.traces);
         let mut map = serializer.serialize_map(Some(4))?;
-        map.serialize_entry("format", &source.kind)?;
+        // Machine output: in English whatever the language.
+        let english = Say::new(Lang::En, Dialect::default());
+        map.serialize_entry("format", &english.kind(source.kind))?;
         map.serialize_entry("import_notes", &source.notes)?;
         map.serialize_entry("runs", &RunsJson(self))?;
         map.serialize_entry(
@@ -122,7 +124,7 @@ pub fn summary(path: &str, source: &Source, lang: Lang) -> String {
     let note = |n: &Note| say.note_line(&one_line(&say.note_text(n), PREVIEW_CHARS * 3));
     let mut lines = vec![say.valid_file(
         &one_line(path, PREVIEW_CHARS),
-        &source.kind,
+        source.kind,
         source.runs.len(),
     )];
     for t in &source.runs {

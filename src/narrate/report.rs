@@ -3,8 +3,53 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{Budget, CheckPolicy, Mistake, Outcome, SAFETY_CAP};
+use crate::transcript::{Format, Kind};
 
 impl Say {
+    /// What a file turned out to be: "Claude Code session (JSON Lines)".
+    pub fn kind(self, kind: Kind) -> String {
+        match (self.lang, kind) {
+            (Lang::En, Kind::Builtin) => "built-in run".to_owned(),
+            (Lang::Zh, Kind::Builtin) => "内置运行".to_owned(),
+            (_, Kind::File(format)) => self.format_name(format).to_owned(),
+            (_, Kind::Calls(format, api)) => {
+                let api = Say::new(self.lang, api).w.api;
+                let comma = self.pick(", ", "，");
+                format!("{}{comma}{api}", self.format_name(format))
+            }
+            (Lang::En, Kind::EvalArchive) => "Inspect AI eval log (.eval archive)".to_owned(),
+            (Lang::Zh, Kind::EvalArchive) => "Inspect AI 评测日志（.eval 压缩包）".to_owned(),
+            (Lang::En, Kind::Project { sessions }) => {
+                format!(
+                    "Claude Code project folder, {sessions} session{}",
+                    plural(sessions)
+                )
+            }
+            (Lang::Zh, Kind::Project { sessions }) => {
+                format!("Claude Code 项目文件夹，{sessions} 个会话")
+            }
+        }
+    }
+
+    /// A format's name; in English, the one its errors use.
+    pub fn format_name(self, format: Format) -> &'static str {
+        if self.lang == Lang::En {
+            return format.describe();
+        }
+        match format {
+            Format::Native => "loopstep 记录文件",
+            Format::Conversation => "对话（messages 列表）",
+            Format::Exchanges => "调用日志（请求/响应对）",
+            Format::ClaudeCode => "Claude Code 会话（JSON Lines）",
+            Format::Trajectory => "智能体轨迹（SWE-agent、mini-swe-agent）",
+            Format::Codex => "Codex CLI 会话记录（JSON Lines）",
+            Format::OpenHands => "OpenHands 轨迹（事件列表）",
+            Format::Inspect => "Inspect AI 评测日志（.json 或 .eval）",
+            Format::Cassette => "VCR 录制文件（YAML）",
+            Format::Events => "服务器推送事件流（一个响应）",
+        }
+    }
+
     /// "aurora-run · Anthropic Messages · max_turns 10 · production check".
     pub fn run_header(
         self,
@@ -108,10 +153,15 @@ impl Say {
     }
 
     /// `validate`'s first line: the file is valid, in this format, with n runs.
-    pub fn valid_file(self, path: &str, kind: &str, runs: usize) -> String {
+    pub fn valid_file(self, path: &str, kind: Kind, runs: usize) -> String {
+        let kind = self.kind(kind);
         match self.lang {
             Lang::En => format!("{path}: valid {kind}, {runs} run{}", plural(runs)),
-            Lang::Zh => format!("{path}：有效的 {kind}，{runs} 个运行"),
+            // A space before a name in Latin letters, as Chinese sets them.
+            Lang::Zh if kind.starts_with(|c: char| c.is_ascii()) => {
+                format!("{path}：有效的 {kind}，{runs} 个运行")
+            }
+            Lang::Zh => format!("{path}：有效的{kind}，{runs} 个运行"),
         }
     }
 

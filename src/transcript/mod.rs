@@ -31,7 +31,7 @@ pub use crate::vocab::{Note, Skip};
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub(crate) use error::size_words;
 pub use error::{LoadError, Problem};
-pub use import::{Format, Source};
+pub use import::{Format, Kind, Source};
 pub use localized::Localized;
 pub use open::{
     DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,

@@ -8,7 +8,8 @@ use super::file::{Opened, Reading};
 use super::import::lines::JsonLines;
 
 use super::{
-    BUILTIN_NAMES, Format, LoadError, Progress, Source, Transcript, builtin_in, import, sessions,
+    BUILTIN_NAMES, Format, Kind, LoadError, Progress, Source, Transcript, builtin_in, import,
+    sessions,
 };
 use crate::lang::Lang;
 
@@ -95,7 +96,7 @@ pub fn open_in(name_or_path: &str, how: &Opening, lang: Lang) -> Result<Source, 
     if let Some(found) = builtin_in(name_or_path, lang) {
         return Ok(Source {
             format: Format::Native,
-            kind: "built-in run".to_owned(),
+            kind: Kind::Builtin,
             runs: vec![found?],
             notes: Vec::new(),
         });

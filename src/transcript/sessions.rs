@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::open::open_file;
-use super::{Format, LoadError, Note, Opening, Source};
+use super::{Format, Kind, LoadError, Note, Opening, Source};
 use crate::lang::Lang;
 
 /// Every session of a project folder, in name order, each with its sub-agents.
@@ -27,11 +27,9 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
     }
     let mut project = Source {
         format: Format::ClaudeCode,
-        kind: format!(
-            "Claude Code project folder, {} session{}",
-            sessions.len(),
-            if sessions.len() == 1 { "" } else { "s" }
-        ),
+        kind: Kind::Project {
+            sessions: sessions.len(),
+        },
         runs: Vec::new(),
         notes: Vec::new(),
     };

@@ -239,6 +239,43 @@ proptest! {
 }
 
 #[test]
+fn validate_names_what_it_read_in_chinese_and_json_stays_english() {
+    let fixture = |name: &str| format!("{}/tests/fixtures/real/{name}", env!("CARGO_MANIFEST_DIR"));
+    let session = fixture("claude-code-interleaved.jsonl");
+    let calls = fixture("deepseek-tool-calls-with-thinking.exchanges.json");
+    for (args, expected) in [
+        (vec!["validate", "paris"], "paris：有效的内置运行，1 个运行"),
+        (
+            vec!["validate", &session],
+            "有效的 Claude Code 会话（JSON Lines），",
+        ),
+        (
+            vec!["validate", &calls],
+            "有效的调用日志（请求/响应对），OpenAI Chat Completions，",
+        ),
+        (
+            vec!["validate", &fixture("")],
+            "有效的 Claude Code 项目文件夹，",
+        ),
+    ] {
+        let out = common::printed(&[&["--lang", "zh"][..], &args].concat());
+        assert!(
+            out.lines().next().unwrap().contains(expected),
+            "{expected} in {out}"
+        );
+    }
+    // A file of several runs says its format in the JSON, in English.
+    let project = fixture("");
+    let json = common::printed(&["--lang", "zh", "run", &project, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let format = json["format"].as_str().unwrap();
+    assert!(
+        format.starts_with("Claude Code project folder, "),
+        "{format}"
+    );
+}
+
+#[test]
 fn load_errors_speak_chinese_under_lang_zh() {
     let cut = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cut-zh.json");
     std::fs::write(&cut, "{\"version\": 1").unwrap();

@@ -13,7 +13,7 @@ use loopstep::engine::{
 use loopstep::narrate::Lang;
 use loopstep::transcript::import::MISSING_RESULT;
 use loopstep::transcript::{
-    Early, Format, LoadError, Note, Opening, Source, Transcript, open, open_in,
+    Early, Format, Kind, LoadError, Note, Opening, Source, Transcript, open, open_in,
 };
 use std::time::Duration;
 
@@ -51,7 +51,10 @@ fn stop_reasons(trace: &Trace) -> Vec<(String, bool)> {
 fn the_real_anthropic_recording_replays_with_four_parallel_calls() {
     let source = load("real/anthropic-parallel-tool-calls.exchanges.json");
     assert_eq!(source.format, Format::Exchanges);
-    assert!(source.kind.contains("Anthropic Messages"));
+    assert!(matches!(
+        source.kind,
+        Kind::Calls(_, Dialect::AnthropicMessages)
+    ));
     assert_eq!(source.runs.len(), 1);
     let trace = replay(&source.runs[0]);
     assert_eq!(trace.model_calls(), 2);
@@ -70,7 +73,7 @@ fn the_real_anthropic_recording_replays_with_four_parallel_calls() {
 #[test]
 fn the_real_deepseek_recording_replays_with_reasoning_and_the_client_made_call() {
     let source = load("real/deepseek-tool-calls-with-thinking.exchanges.json");
-    assert!(source.kind.contains("OpenAI Chat Completions"));
+    assert!(matches!(source.kind, Kind::Calls(_, Dialect::OpenaiChat)));
     let run = &source.runs[0];
     let trace = replay(run);
     assert_eq!(trace.model_calls(), 3);
@@ -250,7 +253,10 @@ fn openai_chat_and_deepseek_logs_keep_their_finish_reasons() {
 #[test]
 fn an_openai_responses_log_pairs_calls_and_outputs_by_call_id() {
     let source = load("exchanges-openai-responses.json");
-    assert!(source.kind.contains("OpenAI Responses"));
+    assert!(matches!(
+        source.kind,
+        Kind::Calls(_, Dialect::OpenaiResponses)
+    ));
     assert_eq!(
         source.runs.len(),
         2,

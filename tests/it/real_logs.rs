@@ -7,7 +7,7 @@ use crate::common;
 use common::{Counted, counted, load};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Block, Event};
-use loopstep::transcript::Format;
+use loopstep::transcript::{Format, Kind};
 
 #[test]
 fn a_codex_rollout_counts_patches_and_web_searches_as_calls_and_reads_each_call_s_usage() {
@@ -175,7 +175,10 @@ fn a_sub_agent_file_joins_its_responses_the_same_way() {
 fn a_vcr_cassette_in_parsed_body_form_pairs_reused_call_ids_by_item_id() {
     let source = load("real/cassette-responses-reused-call-ids.yaml");
     assert_eq!(source.format, Format::Cassette);
-    assert_eq!(source.kind, "VCR cassette (YAML), OpenAI Responses");
+    assert_eq!(
+        source.kind,
+        Kind::Calls(Format::Cassette, Dialect::OpenaiResponses)
+    );
     // Counted from the raw file (4 interactions, all `completed`): calls 1
     // and 2 each ask for one tool, both under `call_id: call_0`; call 3
     // answers; request 4 adds a new prompt ("Reply with exactly OK."),
@@ -217,7 +220,10 @@ fn a_vcr_cassette_in_raw_body_form_reads_gzip_bytes_and_quoted_streams() {
         "real/cassette-anthropic-quoted-stream.yaml",
     ] {
         let source = load(name);
-        assert_eq!(source.kind, "VCR cassette (YAML), Anthropic Messages");
+        assert_eq!(
+            source.kind,
+            Kind::Calls(Format::Cassette, Dialect::AnthropicMessages)
+        );
         let run = &source.runs[0];
         assert_eq!(run.replies.len(), 1, "{name}");
         assert_eq!(run.replies[0].stop_reason, "tool_use", "{name}");
@@ -586,7 +592,7 @@ fn an_inspect_scorer_s_model_call_is_the_scoring_after_the_run_not_part_of_its_l
 #[test]
 fn inspect_epochs_are_named_in_their_titles() {
     let source = load("real/inspect-two-epochs.eval");
-    assert_eq!(source.kind, "Inspect AI eval log (.eval archive)");
+    assert_eq!(source.kind, Kind::EvalArchive);
     // Counted from the archive: samples/1_epoch_1, 1_epoch_2, 2_epoch_1,
     // 2_epoch_2, one model call each, scored by `match` I, C, C, C.
     assert_eq!(counted(&source).model_calls, 4);

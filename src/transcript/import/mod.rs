@@ -117,12 +117,27 @@ impl Format {
     ];
 }
 
+/// What a file turned out to be, which narrate puts into words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One of loopstep's own runs.
+    Builtin,
+    /// A file of this format.
+    File(Format),
+    /// A log of calls to one API (exchanges, a cassette, a stream), and
+    /// the API.
+    Calls(Format, Dialect),
+    /// An Inspect eval log in its zip archive.
+    EvalArchive,
+    /// A Claude Code project folder of this many sessions.
+    Project { sessions: usize },
+}
+
 /// Everything read from one file: its runs and what the import noticed.
 #[derive(Debug, Clone)]
 pub struct Source {
     pub format: Format,
-    /// A longer label: "exchange log (request/response pairs), OpenAI Chat Completions".
-    pub kind: String,
+    pub kind: Kind,
     pub runs: Vec<Transcript>,
     /// File-wide notes (skipped parts); each run carries its own too.
     pub notes: Vec<Note>,
@@ -251,7 +266,7 @@ fn load_in(
         let other = other.map(|(doc, other)| parse(doc, other)).transpose()?;
         let source = Source {
             format,
-            kind: format.describe().to_owned(),
+            kind: Kind::File(format),
             runs,
             notes: Vec::new(),
         };
@@ -354,7 +369,7 @@ pub fn load_archive(
         (origin, name),
         Vec::new(),
     )?;
-    source.kind = "Inspect AI eval log (.eval archive)".to_owned();
+    source.kind = Kind::EvalArchive;
     Ok(source)
 }
 
@@ -367,7 +382,7 @@ struct Read {
     /// Recordings of their own: the samples of an eval log, the sub-agents
     /// of a session.
     more: Vec<Recording>,
-    kind: String,
+    kind: Kind,
     reader: Reader,
     notes: Vec<Note>,
 }
@@ -382,7 +397,7 @@ impl Read {
             },
             side: None,
             more: Vec::new(),
-            kind: format.describe().to_owned(),
+            kind: Kind::File(format),
             reader: Reader::default(),
             notes,
         }
@@ -416,7 +431,7 @@ fn import_parsed(
         }
         (Format::Exchanges | Format::Cassette | Format::Events, _) => {
             let api = exchanges::read(items(), main, reader, notes);
-            *kind = format!("{kind}, {}", api.words().api);
+            *kind = Kind::Calls(format, api);
             main.dialect = api;
         }
         (Format::ClaudeCode, _) => {
