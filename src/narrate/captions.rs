@@ -357,16 +357,28 @@ impl Say {
         }
     }
 
-    pub fn caption_lesson_returned(self, stop_reason: &str, text: &str) -> String {
+    /// The lesson's check took a reply for the answer that the production
+    /// check would not: it would halt, or (a pause) send the conversation
+    /// back so that the model carries on.
+    pub fn caption_lesson_returned(self, stop_reason: &str, text: &str, continues: bool) -> String {
         let field = self.stop_field();
-        match self.lang {
-            Lang::En => format!(
+        match (self.lang, continues) {
+            (Lang::En, false) => format!(
                 "The lesson's check returned this {field} {stop_reason} reply as if it were the \
                  answer: \"{text}\". Press c: the production check halts here instead and says why."
             ),
-            Lang::Zh => format!(
+            (Lang::En, true) => format!(
+                "The lesson's check returned this {field} {stop_reason} reply as if it were the \
+                 answer: \"{text}\". Press c: the production check sends the conversation back \
+                 as it is instead, and the model carries on where it paused."
+            ),
+            (Lang::Zh, false) => format!(
                 "按 c：生产循环会在这里中止，并说明原因。本课简化检查却把这条{field} 为 \
                  {stop_reason} 的回复当成了回答：“{text}”"
+            ),
+            (Lang::Zh, true) => format!(
+                "按 c：生产循环会把对话原样发回，模型从暂停处接着做下去。本课简化检查却把这条\
+                 {field} 为 {stop_reason} 的回复当成了回答：“{text}”"
             ),
         }
     }

@@ -369,3 +369,33 @@ fn a_call_s_caption_says_the_model_reads_the_whole_conversation_every_time() {
         );
     }
 }
+
+#[test]
+fn under_the_lesson_check_the_caption_says_what_the_production_check_does_instead() {
+    // A pause is sent back and carried on; a cut-off reply halts.
+    for (run, lang, says) in [
+        (
+            "pause-turn",
+            Lang::En,
+            "sends the conversation back as it is instead",
+        ),
+        (
+            "pause-turn",
+            Lang::Zh,
+            "生产循环会把对话原样发回，模型从暂停处接着做下去",
+        ),
+        (
+            "max-tokens",
+            Lang::En,
+            "the production check halts here instead",
+        ),
+        ("max-tokens", Lang::Zh, "生产循环会在这里中止"),
+    ] {
+        let mut app = common::screen::app_in(lang, run);
+        let terminal = common::screen::drive(&mut app, 120, 40, &["c", "End"]);
+        let screen = common::screen::rows(terminal.backend().buffer()).join("");
+        let screen: String = screen.split_whitespace().collect();
+        let says: String = says.split_whitespace().collect();
+        assert!(screen.contains(&says), "{run} {lang:?}: {says} in {screen}");
+    }
+}

@@ -9,7 +9,8 @@ use ratatui::widgets::Paragraph;
 use super::wrap::wrap;
 
 use crate::engine::{
-    Block, Budget, CheckPolicy, Event, Mistake, StopCause, StopReason, ToolErrors, Verdict,
+    Block, Budget, CheckPolicy, Event, Mistake, Reply, StopCause, StopReason, ToolErrors, Verdict,
+    check,
 };
 use crate::narrate::Failed;
 
@@ -99,7 +100,7 @@ fn step_caption(app: &App) -> String {
                 Verdict::Dispatch => say.caption_check_dispatch(&sr),
                 Verdict::Answer
                     if app.config().check == CheckPolicy::Lesson
-                        && !production_would_answer(app, stop_reason) =>
+                        && production_verdict(app, stop_reason) != Verdict::Answer =>
                 {
                     say.caption_check_lesson_answer(&sr)
                 }
@@ -138,8 +139,10 @@ fn step_caption(app: &App) -> String {
                     _ => None,
                 })
                 .unwrap_or_default();
-            if app.config().check == CheckPolicy::Lesson && !production_would_answer(app, checked) {
-                say.caption_lesson_returned(&short(checked), &short(text))
+            let production = production_verdict(app, checked);
+            if app.config().check == CheckPolicy::Lesson && production != Verdict::Answer {
+                let continues = production == Verdict::Continue;
+                say.caption_lesson_returned(&short(checked), &short(text), continues)
             } else {
                 say.caption_answer(
                     &short(text),
@@ -157,16 +160,20 @@ fn step_caption(app: &App) -> String {
     }
 }
 
-/// Whether the production check would also have taken the reply being
-/// checked for the answer: a finished stop reason, and no tool request
-/// left pending in it.
-fn production_would_answer(app: &App, stop_reason: &str) -> bool {
-    let finished = matches!(
-        app.config().dialect.stop_reason(stop_reason),
-        StopReason::EndTurn | StopReason::StopSequence
-    );
+/// What the production check does with the reply the lesson's check took
+/// for the answer: also answer, send the conversation back (a pause), or
+/// halt.
+fn production_verdict(app: &App, stop_reason: &str) -> Verdict {
     let newest = app.trace().messages.range(0..app.step().messages).last();
-    finished && newest.is_none_or(|m| m.tool_calls().next().is_none())
+    let reply = Reply {
+        content: newest.map(|m| m.content.clone()).unwrap_or_default(),
+        stop_reason: stop_reason.to_owned(),
+        stop_reason_inferred: false,
+        usage: None,
+        time: None,
+    };
+    let reason = app.config().dialect.stop_reason(stop_reason);
+    check(CheckPolicy::Production, reason, &reply)
 }
 
 /// Whether the reply being checked declined in the API's own refusal field.
