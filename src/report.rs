@@ -7,7 +7,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
-use crate::engine::{Budget, Outcome, SAFETY_CAP, Step, Trace};
+use crate::engine::{Budget, Event, Outcome, SAFETY_CAP, Step, Trace};
 use crate::narrate::{Lang, RunCounts, Say};
 use crate::prices::Prices;
 use crate::text::one_line;
@@ -198,6 +198,13 @@ fn run_text(
             "{turn}{phase} {}{took}",
             say.step_line(config.policy(), transcript.goal.is_some(), step)
         ));
+        if let Some(remark) = call_remark(transcript, step) {
+            lines.push(format!(
+                "  {}{}",
+                say.remark(),
+                one_line(remark, usize::MAX)
+            ));
+        }
     }
     if let Some(mistake) = config.mistake.filter(|_| !trace.mistake_shown) {
         lines.push(say.note_line(&say.mistake_not_shown(mistake)));
@@ -219,6 +226,14 @@ fn run_text(
     }
     lines.push(say.result_line(trace.outcome()));
     lines
+}
+
+/// The course author's remark on the call this step makes, if any.
+pub fn call_remark<'t>(transcript: &'t Transcript, step: &Step) -> Option<&'t str> {
+    match &step.event {
+        Event::Call { request, .. } => transcript.remark(request.number),
+        _ => None,
+    }
 }
 
 /// `text` and spaces up to `columns` display columns.
@@ -281,6 +296,10 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
     }
     if !transcript.notes.is_empty() {
         report["notes"] = json!(transcript.notes);
+    }
+    // The course author's words on a call: where a lesson makes its point.
+    if !transcript.remarks.is_empty() {
+        report["remarks"] = json!(transcript.remarks);
     }
     if let Some(compaction) = &transcript.compaction {
         report["compaction"] = json!(compaction);

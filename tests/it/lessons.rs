@@ -1,6 +1,7 @@
 //! Every built-in run under both checks, and every common mistake, with the
 //! outcome, model calls and tool calls the lessons describe.
 
+use crate::common;
 use loopstep::engine::{
     CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, SAFETY_CAP, StopCause, Trace,
 };
@@ -383,4 +384,41 @@ fn no_tool_is_no_evidence_for_a_goal_that_needs_tools() {
         t.verify(early.view()),
         Verification::NotVerified(vec![Miss::NoToolRan])
     );
+}
+
+#[test]
+fn the_aurora_run_s_point_reaches_every_handout_in_both_languages() {
+    // The remark at call #2: 1951 is the novelist's year, a distractor.
+    for (lang, distractor) in [("en", "a distractor"), ("zh", "干扰值")] {
+        let lang_flag = ["--lang", lang];
+        let text = common::printed(&[&lang_flag[..], &["run", "aurora-run"]].concat());
+        let json =
+            common::printed(&[&lang_flag[..], &["run", "aurora-run", "--format", "json"]].concat());
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let remark = json["remarks"][0]["text"].as_str().unwrap().to_owned();
+        assert_eq!(json["remarks"][0]["call"], 2);
+        for format in ["md", "html"] {
+            let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("aurora-{lang}.{format}"));
+            let out = out.to_str().unwrap();
+            common::printed(
+                &[
+                    &lang_flag[..],
+                    &["export", "aurora-run", "-o", out, "--force"],
+                ]
+                .concat(),
+            );
+            let handout = std::fs::read_to_string(out).unwrap();
+            assert!(
+                handout.contains("1951") && handout.contains(distractor),
+                "{lang} {format}"
+            );
+        }
+        for words in [&text, &remark] {
+            assert!(
+                words.contains("1951") && words.contains(distractor),
+                "{lang}: {words}"
+            );
+        }
+    }
 }

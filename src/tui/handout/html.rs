@@ -40,7 +40,7 @@ pub fn html(handout: &Handout) -> String {
         keys = escape(say.handout_keys()),
     );
     for (n, step) in handout.steps.iter().enumerate() {
-        write_step(&mut out, n + 1, step, say.loop_title());
+        write_step(&mut out, n + 1, step, (say.loop_title(), say.remark()));
     }
     let ending = match handout.ending {
         Ending::Answered => "answered",
@@ -55,9 +55,14 @@ pub fn html(handout: &Handout) -> String {
     out
 }
 
-/// One step: its heading as a link to itself, the diagram, the line and
-/// the caption.
-fn write_step(out: &mut String, number: usize, step: &Step, diagram_title: &str) {
+/// One step: its heading as a link to itself, the diagram, the line, the
+/// caption and the author's remark.
+fn write_step(
+    out: &mut String,
+    number: usize,
+    step: &Step,
+    (diagram_title, remark_label): (&str, &str),
+) {
     let diagram: Vec<String> = step
         .diagram
         .iter()
@@ -81,13 +86,21 @@ fn write_step(out: &mut String, number: usize, step: &Step, diagram_title: &str)
          <h2><a href=\"#step-{number}\">{heading}</a></h2>\n\
          <pre class=\"diagram\" aria-label=\"{diagram_title}\">{diagram}</pre>\n\
          <div class=\"words\">\n<p class=\"line\"><code>{line}</code></p>\n\
-         <p class=\"caption\">{caption}</p>\n</div>\n</li>\n",
+         <p class=\"caption\">{caption}</p>\n{remark}</div>\n</li>\n",
         phase = escape(step.phase),
         heading = escape(&step.heading),
         diagram_title = escape(diagram_title),
         diagram = diagram.join("\n"),
         line = escape(&step.line),
         caption = escape(&step.caption),
+        remark = step
+            .remark
+            .as_ref()
+            .map_or_else(String::new, |remark| format!(
+                "<p class=\"remark\"><strong>{}</strong> {}</p>\n",
+                escape(remark_label.trim()),
+                escape(remark)
+            )),
     );
 }
 

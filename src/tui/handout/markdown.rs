@@ -29,6 +29,13 @@ pub fn markdown(handout: &Handout) -> String {
             fenced(&step.line),
             para(&step.caption)
         );
+        if let Some(remark) = &step.remark {
+            out += &format!(
+                "> **{}** {}\n\n",
+                escaped(say.remark().trim()),
+                para(remark)
+            );
+        }
     }
     out += &format!("**{}**\n", para(&handout.result));
     out

@@ -22,6 +22,7 @@ use super::update::update;
 use super::view::{Mark, caption_text, diagram_marks};
 use crate::engine::Outcome;
 use crate::narrate::Say;
+use crate::report::call_remark;
 use crate::text::sanitize;
 
 /// Plays the run from its first step to its end, as the screen's autoplay
@@ -67,6 +68,8 @@ pub struct Step {
     pub line: String,
     /// The screen's caption: what the step does and why.
     pub caption: String,
+    /// The course author's remark on this call, where the run has one.
+    pub remark: Option<String>,
     /// The loop diagram as the screen drew it, the current phase marked.
     pub diagram: Vec<Vec<(Mark, String)>>,
 }
@@ -101,6 +104,7 @@ impl Handout {
                 phase: step.event.phase().as_str(),
                 line: clean(&line),
                 caption: clean(&caption_text(app)),
+                remark: call_remark(app.transcript(), step).map(clean),
                 diagram: diagram_marks(app),
             });
         });
