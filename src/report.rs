@@ -339,6 +339,14 @@ fn in_dialect(dialect: Dialect, mut step: Value) -> Value {
     // The step's own fields only: a tool's input or output is data and
     // keeps every key it has.
     if let Value::Object(fields) = &mut step {
+        // Responses' status is `incomplete`, the reason beside it.
+        if let Some(Value::String(raw)) = fields.get("stop_reason")
+            && dialect.wire_stop(raw) != raw.as_str()
+        {
+            let reason = json!({ "reason": raw });
+            fields.insert("incomplete_details".to_owned(), reason);
+            fields.insert("stop_reason".to_owned(), json!("incomplete"));
+        }
         rename(fields, "stop_reason", words.stop_field.to_owned());
         rename(
             fields,

@@ -118,6 +118,24 @@ impl Dialect {
             .map_or(StopReason::Unknown, |(_, reason)| *reason)
     }
 
+    /// A recorded stop as the wire shows it. Responses has no stop reason:
+    /// a response's `status` is `completed`, or `incomplete` with the
+    /// reason in `incomplete_details.reason`, which is what a replay
+    /// records (status values: completed, failed, in_progress, incomplete;
+    /// https://platform.openai.com/docs/api-reference/responses/object).
+    pub fn wire_stop(self, raw: &str) -> std::borrow::Cow<'_, str> {
+        let incomplete = self == Dialect::OpenaiResponses
+            && matches!(
+                self.stop_reason(raw),
+                StopReason::MaxTokens | StopReason::ContentFilter
+            );
+        if incomplete {
+            format!("incomplete (incomplete_details.reason {raw})").into()
+        } else {
+            raw.into()
+        }
+    }
+
     /// How this API spells a stop reason, if it has one for it.
     pub fn spell(self, reason: StopReason) -> Option<&'static str> {
         self.stops()

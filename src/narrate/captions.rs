@@ -95,6 +95,7 @@ impl Say {
     }
 
     pub fn caption_check_dispatch(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let (field, items) = (self.stop_field(), self.w.tool_edge);
         match (self.lang, self.w.calls_in_items) {
             (Lang::En, true) => format!(
@@ -118,6 +119,7 @@ impl Say {
 
     /// `goal`: the harness checks a goal before the loop may return.
     pub fn caption_check_answer(self, stop_reason: &str, goal: bool) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let field = self.stop_field();
         match (self.lang, goal) {
             (Lang::En, true) => format!(
@@ -151,6 +153,7 @@ impl Say {
     }
 
     pub fn caption_check_stop(self, stop_reason: &str, why: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let field = self.stop_field();
         match self.lang {
             Lang::En => format!(
@@ -167,6 +170,7 @@ impl Say {
 
     /// A finished-answer stop reason, but the API's refusal field is set.
     pub fn caption_check_refusal_field(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let field = self.stop_field();
         match self.lang {
             Lang::En => format!(
@@ -182,6 +186,7 @@ impl Say {
     }
 
     pub fn caption_check_lesson_answer(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let (field, tool) = (self.stop_field(), self.w.tool_stop);
         match self.lang {
             Lang::En => format!(
@@ -361,6 +366,7 @@ impl Say {
     /// check would not: it would halt, or (a pause) send the conversation
     /// back so that the model carries on.
     pub fn caption_lesson_returned(self, stop_reason: &str, text: &str, continues: bool) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let field = self.stop_field();
         match (self.lang, continues) {
             (Lang::En, false) => format!(

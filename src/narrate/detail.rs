@@ -153,6 +153,7 @@ impl Say {
     }
 
     pub fn detail_reply(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         match self.lang {
             Lang::En => format!("reply: {} {stop_reason}", self.stop_field()),
             Lang::Zh => format!("回复：{} 为 {stop_reason}", self.stop_field()),
@@ -274,6 +275,7 @@ impl Say {
     }
 
     pub fn detail_check(self, stop_reason: &str, branch: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         match self.lang {
             Lang::En => format!("{} {stop_reason} → {branch}", self.stop_field()),
             Lang::Zh => format!("{} 为 {stop_reason} → {branch}", self.stop_field()),

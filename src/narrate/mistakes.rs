@@ -58,6 +58,7 @@ impl Say {
     }
 
     pub fn mistake_stopped_on_text(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
         let field = self.stop_field();
         match self.lang {
             Lang::En => format!(

@@ -44,6 +44,7 @@ pub struct Say {
     pub w: &'static Words,
     /// How the lessons tell its forms.
     pub told: &'static Told,
+    dialect: Dialect,
 }
 
 impl Say {
@@ -52,7 +53,14 @@ impl Say {
             lang,
             w: dialect.words(),
             told: told::told(dialect),
+            dialect,
         }
+    }
+
+    /// A recorded stop as the run's API shows it: Responses' status
+    /// `incomplete` with its reason, any other API's stop reason as it is.
+    fn stop_value(self, raw: &str) -> String {
+        self.dialect.wire_stop(raw).into_owned()
     }
 
     /// One of two fixed texts, by language.

@@ -157,7 +157,7 @@ impl Say {
                 },
             ) => {
                 let (number, sent, chars) = (request.number, request.messages, request.chars);
-                let stop = short(stop_reason);
+                let stop = short(&self.stop_value(stop_reason));
                 let noted = tolerated
                     .as_ref()
                     .map(|broken| format!(" — {}", self.tolerated(&self.rejection(broken))))
@@ -185,7 +185,7 @@ impl Say {
                     verdict,
                 },
             ) => {
-                let stop = short(stop_reason);
+                let stop = short(&self.stop_value(stop_reason));
                 let branch = match (lang, verdict) {
                     (Lang::En, Verdict::Dispatch) => "dispatch the tool requests".to_owned(),
                     (Lang::En, Verdict::Answer) if goal => {

@@ -2,7 +2,7 @@
 //! every screen of the replay, an OpenAI run never uses Anthropic's names,
 //! and the reverse.
 
-use crate::common::fixture;
+use crate::common::{self, fixture};
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{CheckPolicy, Config, Mistake, Trace};
@@ -164,4 +164,39 @@ fn the_exit_that_is_no_answer_is_never_called_stop() {
     let screen = draw(&mut app, &[]);
     assert!(screen.contains("other ▶ halt"), "{screen}");
     assert!(screen.contains("check ─ stop ─▶ answer"), "{screen}");
+}
+
+#[test]
+fn a_responses_run_cut_short_says_status_incomplete_and_its_reason() {
+    // The Response object's status is completed, failed, in_progress or
+    // incomplete; an incomplete one says why in incomplete_details.reason
+    // (https://platform.openai.com/docs/api-reference/responses/object).
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/exchanges-openai-responses.json"
+    );
+    let en = common::printed(&["run", log]);
+    assert!(
+        en.contains("status incomplete (incomplete_details.reason max_output_tokens) → halt"),
+        "{en}"
+    );
+    assert!(!en.contains("status max_output_tokens"), "{en}");
+    let zh = common::printed(&["--lang", "zh", "run", log]);
+    assert!(
+        zh.contains("状态 status 为 incomplete (incomplete_details.reason max_output_tokens)"),
+        "{zh}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&common::printed(&["run", log, "--format", "json"])).unwrap();
+    let steps: Vec<&serde_json::Value> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|run| run["steps"].as_array().unwrap())
+        .filter(|step| step["status"] == "incomplete")
+        .collect();
+    assert_eq!(steps.len(), 2, "the call and its check");
+    for step in steps {
+        assert_eq!(step["incomplete_details"]["reason"], "max_output_tokens");
+    }
 }
