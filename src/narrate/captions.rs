@@ -355,7 +355,7 @@ impl Say {
                     String::new()
                 };
                 format!(
-                    "循环返回“{text}”：{tool_rounds} 轮工具{paused}{pushed} + 1 = {calls} 次模型调用。\
+                    "循环返回“{text}”：{tool_rounds} 轮工具调用{paused}{pushed} + 1 = {calls} 次模型调用。\
                      {parallel}回答只是模型的说法，只有目标检查才能验证它。"
                 )
             }

@@ -380,7 +380,7 @@ impl Say {
         self.pick(
             "The facts may already be in messages, but the model never got the call that would \
              use them. A caller must treat None as \"no answer within budget\", never as an answer.",
-            "事实也许已经在 messages 里，但模型再也没有得到使用它们的那次调用。\
+            "答案所需的资料已经在 messages 里，但循环不再调用模型，模型没有机会用上它们。\
              调用方必须把 None 当作“预算内没有回答”，绝不能当作回答。",
         )
     }

@@ -88,7 +88,7 @@ impl Say {
                     }
                 };
                 format!(
-                    "`{name}` 既不是内置运行，也不是文件。{guess}内置运行：{builtins}。\
+                    "`{name}` 既不是内置记录，也不是文件。{guess}内置记录：{builtins}。\
                      要打开文件，请给出它的路径（例如 ./my-run.json）。"
                 )
             }

@@ -10,7 +10,7 @@ impl Say {
     pub fn kind(self, kind: Kind) -> String {
         match (self.lang, kind) {
             (Lang::En, Kind::Builtin) => "built-in run".to_owned(),
-            (Lang::Zh, Kind::Builtin) => "内置运行".to_owned(),
+            (Lang::Zh, Kind::Builtin) => "内置记录".to_owned(),
             (_, Kind::File(format)) => self.format_name(format).to_owned(),
             (_, Kind::Calls(format, api)) => {
                 let api = Say::new(self.lang, api).w.api;
@@ -100,7 +100,7 @@ impl Say {
     pub fn run_divider(self, n: usize, count: usize, title: &str) -> String {
         match self.lang {
             Lang::En => format!("── run {n} of {count}: {title} ──"),
-            Lang::Zh => format!("── 第 {n} 个运行，共 {count} 个：{title} ──"),
+            Lang::Zh => format!("── 第 {n} 条记录，共 {count} 条：{title} ──"),
         }
     }
 
@@ -147,7 +147,7 @@ impl Say {
                 "totals: {runs} runs · model calls: {calls} · tool calls: {tools} · answered: {answered}"
             ),
             Lang::Zh => format!(
-                "合计：{runs} 个运行 · 模型调用：{calls} · 工具调用：{tools} · 已回答：{answered}"
+                "合计：{runs} 条记录 · 模型调用：{calls} · 工具调用：{tools} · 已回答：{answered}"
             ),
         }
     }
@@ -159,9 +159,9 @@ impl Say {
             Lang::En => format!("{path}: valid {kind}, {runs} run{}", plural(runs)),
             // A space before a name in Latin letters, as Chinese sets them.
             Lang::Zh if kind.starts_with(|c: char| c.is_ascii()) => {
-                format!("{path}：有效的 {kind}，{runs} 个运行")
+                format!("{path}：有效的 {kind}，{runs} 条记录")
             }
-            Lang::Zh => format!("{path}：有效的{kind}，{runs} 个运行"),
+            Lang::Zh => format!("{path}：有效的{kind}，{runs} 条记录"),
         }
     }
 

@@ -315,8 +315,8 @@ impl Say {
         match (self.lang, loading) {
             (Lang::En, false) => format!("run {}/{count}", index + 1),
             (Lang::En, true) => format!("run {}/{count}, more loading", index + 1),
-            (Lang::Zh, false) => format!("运行 {}/{count}", index + 1),
-            (Lang::Zh, true) => format!("运行 {}/{count}，其余仍在加载", index + 1),
+            (Lang::Zh, false) => format!("记录 {}/{count}", index + 1),
+            (Lang::Zh, true) => format!("记录 {}/{count}，其余仍在加载", index + 1),
         }
     }
 
@@ -443,6 +443,12 @@ impl Say {
     // The outcome beside the gauge.
     pub fn outcome(self) -> &'static str {
         self.pick("outcome", "结果")
+    }
+
+    /// The label while the run has no outcome yet: "状态：进行中" in
+    /// Chinese, not "结果：进行中" beside a result.
+    pub fn status(self) -> &'static str {
+        self.pick("outcome", "状态")
     }
 
     pub fn outcome_pending(self) -> &'static str {

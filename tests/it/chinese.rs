@@ -244,7 +244,7 @@ fn validate_names_what_it_read_in_chinese_and_json_stays_english() {
     let session = fixture("claude-code-interleaved.jsonl");
     let calls = fixture("deepseek-tool-calls-with-thinking.exchanges.json");
     for (args, expected) in [
-        (vec!["validate", "paris"], "paris：有效的内置运行，1 个运行"),
+        (vec!["validate", "paris"], "paris：有效的内置记录，1 条记录"),
         (
             vec!["validate", &session],
             "有效的 Claude Code 会话（JSON Lines），",
@@ -283,7 +283,7 @@ fn load_errors_speak_chinese_under_lang_zh() {
     for (args, expected) in [
         (
             vec!["validate", "parris"],
-            vec!["既不是内置运行，也不是文件", "你是不是想打开 `paris`？"],
+            vec!["既不是内置记录，也不是文件", "你是不是想打开 `paris`？"],
         ),
         (
             vec!["validate", cut],

@@ -147,5 +147,5 @@ fn runs_shown_early_give_way_to_all_of_them_on_the_same_step() {
     let mut app = App::new(early, 0, Settings::default()).more_loading();
     let terminal = common::screen::drive(&mut app, 120, 30, &["L"]);
     let title = common::screen::rows(terminal.backend().buffer())[0].clone();
-    assert!(title.contains("运行 1/3，其余仍在加载"), "{title}");
+    assert!(title.contains("记录 1/3，其余仍在加载"), "{title}");
 }

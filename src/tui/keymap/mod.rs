@@ -283,7 +283,7 @@ pub fn footer_entries_of<A: Copy>(table: &[Binding<A>], say: Say) -> Vec<(String
 /// The run row's words in the help, which names the run-number keys too.
 const RUN_OR_PICK: Tr = Tr {
     en: "next / previous run / run n",
-    zh: "下一个 / 上一个 / 第 n 个运行",
+    zh: "下一条 / 上一条 / 第 n 条记录",
 };
 
 /// Help rows: (every key, description); the run row names the run-number

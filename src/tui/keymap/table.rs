@@ -134,12 +134,12 @@ pub const BINDINGS: &[Binding] = &[
             Action::PrevRun,
             Tr {
                 en: "next / previous run",
-                zh: "下一个 / 上一个运行",
+                zh: "下一条 / 上一条记录",
             },
         ),
         Tr {
             en: "run",
-            zh: "运行",
+            zh: "记录",
         },
     ),
     // The title bar names the check in force; the help has the key.
@@ -164,7 +164,7 @@ pub const BINDINGS: &[Binding] = &[
         ),
         Tr {
             en: "mistake",
-            zh: "错误",
+            zh: "常见错误",
         },
     ),
     pair(

@@ -96,13 +96,13 @@ const OUTCOME_ROOM: usize = 8;
 /// the goal check never.
 fn outcome_line(app: &App, room: usize) -> Line<'static> {
     let say = app.say();
-    let label = say.label(say.outcome());
     if !app.at_end() {
         return Line::from(vec![
-            Span::styled(label, theme::LABEL),
+            Span::styled(say.label(say.status()), theme::LABEL),
             Span::styled(say.outcome_pending(), theme::LABEL),
         ]);
     }
+    let label = say.label(say.outcome());
     let trace = app.trace();
     let unshown = app.config().mistake.is_some() && !trace.mistake_shown;
     let goal = match app.transcript().verify(trace) {

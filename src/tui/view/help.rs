@@ -23,6 +23,23 @@ pub fn render_footer(
         spans.push(Span::styled(say.autoplay_status(speed), theme::PLAYING));
         spans.push(Span::raw("  "));
     }
+    // Whole entries, never one cut short: where the line is too narrow,
+    // those before `?` and `q` give way, the last of them first.
+    let mut entries = entries;
+    let taken = spans
+        .iter()
+        .map(|s| crate::text::width(&s.content))
+        .sum::<usize>();
+    let width = |entries: &[(String, &str)]| {
+        let words: usize = entries
+            .iter()
+            .map(|(keys, label)| crate::text::width(keys) + 1 + crate::text::width(label))
+            .sum();
+        taken + words + 2 * entries.len().saturating_sub(1)
+    };
+    while width(&entries) > usize::from(area.width) && entries.len() > 2 {
+        entries.remove(entries.len() - 3);
+    }
     for (n, (keys, label)) in entries.into_iter().enumerate() {
         if n > 0 {
             spans.push(Span::raw("  "));
