@@ -210,7 +210,10 @@ fn run_text(
         lines.push(say.note_line(&say.mistake_not_shown(mistake)));
     }
     let goal = match transcript.verify(trace.view()) {
-        Verification::Verified(evidence) => say.goal_verified(&say.evidence_list(&evidence)),
+        Verification::Verified(evidence) => say.goal_verified(&say.evidence_list(&evidence), true),
+        Verification::ToolReported(evidence) => {
+            say.goal_verified(&say.evidence_list(&evidence), false)
+        }
         Verification::NotVerified(misses) => say.goal_not_verified(&say.miss_list(&misses)),
         Verification::NotChecked => say.goal_not_checked().to_owned(),
     };
@@ -291,7 +294,9 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
     });
     match verification {
         Verification::NotVerified(misses) => report["goal_check_misses"] = json!(misses),
-        Verification::Verified(evidence) => report["goal_check_evidence"] = json!(evidence),
+        Verification::Verified(evidence) | Verification::ToolReported(evidence) => {
+            report["goal_check_evidence"] = json!(evidence)
+        }
         Verification::NotChecked => {}
     }
     if !transcript.notes.is_empty() {
@@ -317,6 +322,7 @@ fn verification_label(v: &Verification) -> &'static str {
     match v {
         Verification::NotChecked => "not_checked",
         Verification::Verified(_) => "verified",
+        Verification::ToolReported(_) => "tool_reported",
         Verification::NotVerified(_) => "not_verified",
     }
 }

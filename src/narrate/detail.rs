@@ -385,10 +385,17 @@ impl Say {
         )
     }
 
-    pub fn detail_goal_verified(self, evidence: &[Evidence]) -> String {
-        match self.lang {
-            Lang::En => format!("goal check: verified, {}", self.evidence_list(evidence)),
-            Lang::Zh => format!("目标检查：已验证，{}", self.evidence_list(evidence)),
+    /// Every check passed; `checked`: one of them looked at the work itself.
+    pub fn detail_goal_verified(self, evidence: &[Evidence], checked: bool) -> String {
+        let evidence = self.evidence_list(evidence);
+        match (self.lang, checked) {
+            (Lang::En, true) => format!("goal check: verified, {evidence}"),
+            (Lang::En, false) => format!(
+                "goal check: the tools reported success ({evidence}); the work itself was not \
+                 checked"
+            ),
+            (Lang::Zh, true) => format!("目标检查：已验证，{evidence}"),
+            (Lang::Zh, false) => format!("目标检查：工具报告成功（{evidence}），产物本身没有核实"),
         }
     }
 
@@ -463,7 +470,7 @@ impl Say {
     }
 
     /// The same, in a few words for the outcome line: "verified: answer, calls".
-    pub fn verified_short(self, evidence: &[Evidence]) -> String {
+    pub fn verified_short(self, evidence: &[Evidence], checked: bool) -> String {
         let one = |e: &Evidence| match e {
             Evidence::Answer(_) => self.pick("answer", "回答"),
             Evidence::ModelCalls(_) => self.pick("calls", "调用数"),
@@ -471,9 +478,11 @@ impl Say {
             Evidence::GoalCheck(_) => self.pick("goal", "目标"),
         };
         let names: Vec<&str> = evidence.iter().map(one).collect();
-        match self.lang {
-            Lang::En => format!("verified: {}", names.join(", ")),
-            Lang::Zh => format!("已验证：{}", names.join("、")),
+        match (self.lang, checked) {
+            (Lang::En, true) => format!("verified: {}", names.join(", ")),
+            (Lang::En, false) => format!("tools reported: {}", names.join(", ")),
+            (Lang::Zh, true) => format!("已验证：{}", names.join("、")),
+            (Lang::Zh, false) => format!("工具报告：{}", names.join("、")),
         }
     }
 }

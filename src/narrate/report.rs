@@ -123,10 +123,16 @@ impl Say {
         }
     }
 
-    pub fn goal_verified(self, evidence: &str) -> String {
-        match self.lang {
-            Lang::En => format!("verified ({evidence})"),
-            Lang::Zh => format!("已验证（{evidence}）"),
+    /// Every check passed; `checked`: one of them looked at the work
+    /// itself, else only the tools' reports said it was done.
+    pub fn goal_verified(self, evidence: &str, checked: bool) -> String {
+        match (self.lang, checked) {
+            (Lang::En, true) => format!("verified ({evidence})"),
+            (Lang::En, false) => {
+                format!("reported by the tools, the work itself unchecked ({evidence})")
+            }
+            (Lang::Zh, true) => format!("已验证（{evidence}）"),
+            (Lang::Zh, false) => format!("仅有工具报告成功，产物本身未核实（{evidence}）"),
         }
     }
 

@@ -19,6 +19,18 @@ pub enum Evidence {
     GoalCheck(String),
 }
 
+impl Evidence {
+    /// Whether this checks the work itself, rather than taking a tool's or
+    /// the harness's word for it, or counting calls: the answer against the
+    /// one expected, where the answer is the work (`answer_is_the_work`);
+    /// where the work is a tool's effect (a saved file), the answer is only
+    /// the model saying it is done. Seed 002 keeps the three apart: the
+    /// model said it, the tool reported success, the artifact was checked.
+    pub fn checks_the_work(&self, answer_is_the_work: bool) -> bool {
+        matches!(self, Evidence::Answer(_)) && answer_is_the_work
+    }
+}
+
 /// One way an answer fell short of what the run expects.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "miss", rename_all = "snake_case")]
@@ -45,8 +57,12 @@ pub enum Miss {
 pub enum Verification {
     /// The transcript states no expectation, or the run gave no answer.
     NotChecked,
-    /// Verified, with the evidence: each check that was run and passed.
+    /// Verified, with the evidence: each check that was run and passed,
+    /// one of them a check of the work itself.
     Verified(Vec<Evidence>),
+    /// Every check passed, but none looked at the work itself: the tools
+    /// (or the harness, from a tool's report) said it succeeded.
+    ToolReported(Vec<Evidence>),
     /// Answered, but not what was expected; each entry says how.
     NotVerified(Vec<Miss>),
 }
@@ -103,8 +119,16 @@ impl Transcript {
         if let Some(goal) = &self.goal {
             evidence.push(Evidence::GoalCheck(goal.tool_succeeded.clone()));
         }
-        if misses.is_empty() && !evidence.is_empty() {
+        // A run with a goal does its work through a tool: its answer is a report.
+        let answer_is_the_work = self.goal.is_none();
+        if misses.is_empty()
+            && evidence
+                .iter()
+                .any(|e| e.checks_the_work(answer_is_the_work))
+        {
             Verification::Verified(evidence)
+        } else if misses.is_empty() && !evidence.is_empty() {
+            Verification::ToolReported(evidence)
         } else if misses.is_empty() {
             Verification::NotChecked
         } else {

@@ -422,3 +422,24 @@ fn the_aurora_run_s_point_reaches_every_handout_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn a_tool_s_success_report_is_not_verification_of_the_work() {
+    // not-done-yet saves a file: the model's "Saved" and the save tool's
+    // success are all the run has; the answer to aurora-run is the work.
+    for (run, label, words) in [
+        (
+            "not-done-yet",
+            "tool_reported",
+            "reported by the tools, the work itself unchecked",
+        ),
+        ("aurora-run", "verified", "goal check: verified"),
+    ] {
+        let json = common::printed(&["run", run, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(json["goal_check"], label, "{run}");
+        assert!(common::printed(&["run", run]).contains(words), "{run}");
+    }
+    let zh = common::printed(&["--lang", "zh", "run", "not-done-yet"]);
+    assert!(zh.contains("仅有工具报告成功，产物本身未核实"), "{zh}");
+}

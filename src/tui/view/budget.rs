@@ -105,22 +105,24 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
     let label = say.label(say.outcome());
     let trace = app.trace();
     let unshown = app.config().mistake.is_some() && !trace.mistake_shown;
-    let goal = match app.transcript().verify(trace) {
+    let verification = app.transcript().verify(trace);
+    let checked = matches!(verification, Verification::Verified(_));
+    let goal = match verification {
         // "verified" would read as if the mistake did no harm.
         _ if unshown => Some(Span::styled(
             format!(" · {}", say.mistake_not_shown_label()),
             theme::LABEL,
         )),
-        Verification::Verified(evidence) => {
+        Verification::Verified(evidence) | Verification::ToolReported(evidence) => {
             // Name every check when the answer still fits whole beside them,
             // else the first: "verified" never stands alone.
             let answer = trace.result().map_or(0, |a| width_of(a) + 2);
-            let all = format!(" · {}", say.verified_short(&evidence));
+            let all = format!(" · {}", say.verified_short(&evidence, checked));
             let fits = width_of(&label) + answer + width_of(&all) <= room;
             let shown = if fits {
                 all
             } else {
-                format!(" · {}", say.verified_short(&evidence[..1]))
+                format!(" · {}", say.verified_short(&evidence[..1], checked))
             };
             Some(Span::styled(shown, theme::LABEL))
         }

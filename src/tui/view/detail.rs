@@ -312,8 +312,12 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             ));
             match app.transcript().verify(trace) {
                 Verification::Verified(evidence) => lines.push(Line::styled(
-                    say.detail_goal_verified(&evidence),
+                    say.detail_goal_verified(&evidence, true),
                     theme::ANSWER,
+                )),
+                Verification::ToolReported(evidence) => lines.push(Line::styled(
+                    say.detail_goal_verified(&evidence, false),
+                    theme::TEXT,
                 )),
                 Verification::NotVerified(misses) => lines.push(Line::styled(
                     one_line(&say.detail_goal_missed(&misses), FOLD_CHARS),
