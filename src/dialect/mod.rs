@@ -101,7 +101,7 @@ impl Dialect {
     }
 
     /// Every spelling of a stop reason in this API, with its meaning.
-    fn stops(self) -> &'static [(&'static str, StopReason)] {
+    pub fn stops(self) -> &'static [(&'static str, StopReason)] {
         match self {
             Dialect::AnthropicMessages => anthropic::STOPS,
             Dialect::OpenaiChat => openai_chat::STOPS,

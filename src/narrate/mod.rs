@@ -57,6 +57,15 @@ impl Say {
         }
     }
 
+    /// Every stop its API documents, as the API spells them: Chat
+    /// Completions' with DeepSeek's `insufficient_system_resource`, the
+    /// one finish reason DeepSeek's reference adds
+    /// (https://api-docs.deepseek.com/api/create-chat-completion).
+    fn documented_stops(self) -> String {
+        let names: Vec<&str> = self.dialect.stops().iter().map(|(name, _)| *name).collect();
+        names.join(", ")
+    }
+
     /// A recorded stop as the run's API shows it: Responses' status
     /// `incomplete` with its reason, any other API's stop reason as it is.
     fn stop_value(self, raw: &str) -> String {

@@ -43,9 +43,11 @@ impl Say {
             (Lang::En, StopCause::OutOfCapacity) => {
                 "the provider ran out of capacity before the reply was complete".to_owned()
             }
-            (Lang::En, StopCause::UnknownStopReason) => {
-                format!("a {field} that {} does not have", w.api)
-            }
+            (Lang::En, StopCause::UnknownStopReason) => format!(
+                "a {field} that {} does not document (it documents {})",
+                w.api,
+                self.documented_stops()
+            ),
             (Lang::En, StopCause::SafetyCap { calls }) => format!(
                 "the loop has no max_turns, so only the engine's safety cap of {calls} calls \
                  stopped it; a model that keeps asking for tools would keep it running forever"
@@ -73,9 +75,11 @@ impl Say {
             (Lang::Zh, StopCause::Refusal) => "模型拒绝回答".to_owned(),
             (Lang::Zh, StopCause::ContentFilter) => "服务商的内容过滤拦下了回复".to_owned(),
             (Lang::Zh, StopCause::OutOfCapacity) => "服务商在回复完成前资源不足".to_owned(),
-            (Lang::Zh, StopCause::UnknownStopReason) => {
-                format!("{} 没有这种 {field}", w.api)
-            }
+            (Lang::Zh, StopCause::UnknownStopReason) => format!(
+                "{} 的文档里没有这种 {field}（文档列出的是 {}）",
+                w.api,
+                self.documented_stops()
+            ),
             (Lang::Zh, StopCause::SafetyCap { calls }) => format!(
                 "循环没有 max_turns，只有引擎 {calls} 次调用的安全上限让它停下；\
                  一个不停请求工具的模型会让它永远跑下去"

@@ -200,3 +200,32 @@ fn a_responses_run_cut_short_says_status_incomplete_and_its_reason() {
         assert_eq!(step["incomplete_details"]["reason"], "max_output_tokens");
     }
 }
+
+#[test]
+fn a_finish_reason_the_api_does_not_document_is_named_with_the_ones_it_does() {
+    // Seed 001 names DeepSeek's `aborted`; DeepSeek's API reference lists
+    // stop, length, content_filter, tool_calls and
+    // insufficient_system_resource
+    // (https://api-docs.deepseek.com/api/create-chat-completion).
+    let exchange = serde_json::json!([{
+        "request": {"model": "deepseek-chat", "messages": [{"role": "user", "content": "hi"}]},
+        "response": {"model": "deepseek-chat", "choices": [{"index": 0, "finish_reason": "aborted",
+            "message": {"role": "assistant", "content": "Hel"}}]}
+    }]);
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("aborted.json");
+    std::fs::write(&path, exchange.to_string()).unwrap();
+    let path = path.to_str().unwrap();
+    let en = common::printed(&["run", path]);
+    assert!(
+        en.contains(
+            "a finish_reason that OpenAI Chat Completions does not document (it documents \
+             tool_calls, stop, length, content_filter, insufficient_system_resource)"
+        ),
+        "{en}"
+    );
+    let zh = common::printed(&["--lang", "zh", "run", path]);
+    assert!(
+        zh.contains("OpenAI Chat Completions 的文档里没有这种"),
+        "{zh}"
+    );
+}
