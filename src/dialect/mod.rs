@@ -200,18 +200,53 @@ impl Dialect {
     }
 
     /// A request body: what the client sends on one call.
+    /// A request body: the model, the reply's token limit where it is
+    /// known, the system prompt, the tools and the messages.
     pub fn request(
         self,
-        model: &str,
+        (model, max_tokens): (&str, Option<u32>),
         system: Option<&str>,
         tools: &[ToolDef],
         messages: Messages<'_>,
     ) -> Value {
-        match self {
+        let mut body = match self {
             Dialect::AnthropicMessages => anthropic::request(model, system, tools, messages),
             Dialect::OpenaiChat => openai_chat::request(model, system, tools, messages),
             Dialect::OpenaiResponses => openai_responses::request(model, system, tools, messages),
+        };
+        // Right after the model, where a reader of the body looks first.
+        if let (Some(limit), Value::Object(fields)) = (max_tokens, &mut body) {
+            for (key, value) in std::mem::take(fields) {
+                let after_model = key == "model";
+                fields.insert(key, value);
+                if after_model {
+                    fields.insert(self.token_limit_field().to_owned(), limit.into());
+                }
+            }
         }
+        body
+    }
+
+    /// Where a request sets the reply's token limit. The Messages API
+    /// requires `max_tokens`
+    /// (https://platform.claude.com/docs/en/api/messages/create); Chat
+    /// Completions takes `max_tokens` (OpenAI now names it
+    /// `max_completion_tokens`, DeepSeek keeps `max_tokens`); Responses
+    /// takes `max_output_tokens`.
+    pub fn token_limit_field(self) -> &'static str {
+        match self {
+            Dialect::AnthropicMessages | Dialect::OpenaiChat => "max_tokens",
+            Dialect::OpenaiResponses => "max_output_tokens",
+        }
+    }
+
+    /// The reply's token limit a recorded request set, under any name
+    /// the three APIs give it.
+    pub fn token_limit_of(request: &Value) -> Option<u32> {
+        ["max_tokens", "max_completion_tokens", "max_output_tokens"]
+            .iter()
+            .find_map(|key| request.get(key)?.as_u64())
+            .and_then(|limit| u32::try_from(limit).ok())
     }
 
     /// A response body for one reply.

@@ -75,6 +75,10 @@ pub struct Transcript {
     pub system: Option<String>,
     /// The model the run was recorded with.
     pub model: String,
+    /// The reply's token limit the client set (`max_tokens`, which the
+    /// Messages API requires), where it is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
     /// The turn budget the run was recorded with.
     #[serde(deserialize_with = "positive_turns")]
     pub max_turns: NonZeroU32,

@@ -229,3 +229,34 @@ fn a_finish_reason_the_api_does_not_document_is_named_with_the_ones_it_does() {
         "{zh}"
     );
 }
+
+#[test]
+fn a_request_body_sets_the_reply_s_token_limit_right_after_the_model() {
+    // The Messages API requires max_tokens
+    // (https://platform.claude.com/docs/en/api/messages/create).
+    let question = [loopstep::engine::Message::user_text("q")];
+    let messages = loopstep::vocab::Messages::of(&question);
+    for (dialect, field) in [
+        (Dialect::AnthropicMessages, "max_tokens"),
+        (Dialect::OpenaiChat, "max_tokens"),
+        (Dialect::OpenaiResponses, "max_output_tokens"),
+    ] {
+        let body = dialect.request(("m", Some(32)), Some("be brief"), &[], messages);
+        let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..2], ["model", field], "{dialect:?}");
+        assert_eq!(body[field], 32);
+    }
+    // Every built-in run says its limit; max-tokens the small one it hits.
+    for name in loopstep::transcript::BUILTIN_NAMES {
+        let run = loopstep::transcript::builtin(name).unwrap().unwrap();
+        assert!(run.max_tokens.is_some(), "{name}");
+    }
+    let cut_off = loopstep::transcript::builtin("max-tokens")
+        .unwrap()
+        .unwrap();
+    assert_eq!(cut_off.max_tokens, Some(32));
+    // An exchange log keeps the limit its requests set: 4096 in this one.
+    let log = fixture("real/anthropic-parallel-tool-calls.exchanges.json");
+    let source = loopstep::transcript::open(&log, None).unwrap();
+    assert_eq!(source.runs[0].max_tokens, Some(4096));
+}

@@ -29,7 +29,7 @@ pub fn exchange(text: &str) -> Option<Value> {
     let api = Dialect::of_response(&response);
     let model = response.get("model").and_then(Value::as_str).unwrap_or("");
     let request = api.request(
-        model,
+        (model, None),
         None,
         &[],
         Messages::of(&[Message::user_text(NO_REQUEST)]),

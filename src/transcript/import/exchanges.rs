@@ -103,6 +103,9 @@ pub fn read(
                 choices,
             });
         }
+        if let Some(limit) = Dialect::token_limit_of(request) {
+            recording.max_tokens = Some(limit);
+        }
         if let Some(model) = response
             .get("model")
             .or_else(|| request.get("model"))

@@ -124,6 +124,8 @@ pub struct Recording {
     /// Where it came from, for the description: "exchange log `x.json`".
     pub source: String,
     pub model: Option<String>,
+    /// The reply's token limit the requests set.
+    pub max_tokens: Option<u32>,
     pub system: Option<String>,
     pub tools: Vec<ToolDef>,
     /// The API it was recorded with: inferred stop reasons use its spelling.
@@ -158,6 +160,7 @@ impl Recording {
             name: self.name.clone(),
             source: self.source.clone(),
             model: self.model.clone(),
+            max_tokens: self.max_tokens,
             system: self.system.clone(),
             tools: self.tools.clone(),
             dialect: self.dialect,
@@ -208,6 +211,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
         name,
         source,
         model,
+        max_tokens,
         system,
         tools,
         dialect,
@@ -318,6 +322,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                 title,
                 all: &all,
                 model: model.clone().unwrap_or_else(|| "unknown".to_owned()),
+                max_tokens,
                 system: system.clone(),
                 tools: tools.clone(),
                 dialect,
@@ -349,6 +354,7 @@ struct Finish<'a> {
     title: String,
     all: &'a Arc<Log>,
     model: String,
+    max_tokens: Option<u32>,
     system: Option<String>,
     tools: Vec<ToolDef>,
 }
@@ -545,6 +551,7 @@ impl RunBuilder {
             question: self.question,
             system: f.system,
             model: f.model,
+            max_tokens: f.max_tokens,
             max_turns: NonZeroU32::new(turns).unwrap_or(NonZeroU32::MIN),
             tools: f.tools,
             replies: self.replies,

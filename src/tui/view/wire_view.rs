@@ -41,7 +41,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             let sent = trace.messages.range(0..request.messages);
             let earlier = folded_away(app, sent.len());
             let mut body = dialect.request(
-                &transcript.model,
+                (&transcript.model, transcript.max_tokens),
                 transcript.system.as_deref(),
                 &transcript.tools,
                 sent.from(earlier),
