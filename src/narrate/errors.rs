@@ -3,7 +3,7 @@
 //! (serde's words, a problem's message) stay as they were written.
 
 use super::{Lang, Say};
-use crate::transcript::{LoadError, Problem, size_words};
+use crate::transcript::{Format, LoadError, Problem, size_words};
 
 impl Say {
     pub fn load_error(self, error: &LoadError) -> String {
@@ -53,17 +53,20 @@ impl Say {
             ),
             LoadError::NotRecognized {
                 origin,
-                tried,
                 seen,
                 closest,
             } => {
+                let tried: Vec<&str> = Format::ALL.iter().map(|f| self.format_name(*f)).collect();
+                let tried = tried.join("、");
                 let near: Vec<String> = closest
                     .iter()
-                    .map(|(what, flag, keys)| {
+                    .map(|(format, keys)| {
                         let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
                         format!(
-                            "{what}（共有 {}；`--from {flag}` 可按它读取）",
-                            keys.join("、")
+                            "{}（共有 {}；`--from {}` 可按它读取）",
+                            self.format_name(*format),
+                            keys.join("、"),
+                            format.flag()
                         )
                     })
                     .collect();

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::Format;
+
 /// One problem found by validation, at a JSON path such as `replies[1].content[0].id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -75,17 +77,17 @@ pub enum LoadError {
         problems: Vec<Problem>,
     },
     #[error(
-        "{origin} is in none of the formats loopstep reads ({tried}); its top level is \
+        "{origin} is in none of the formats loopstep reads ({}); its top level is \
          {seen}{}",
+        Format::ALL.map(Format::describe).join(", "),
         closest_words(closest)
     )]
     NotRecognized {
         origin: String,
-        tried: String,
         seen: String,
-        /// The formats whose marks it shares, nearest first: (what the
-        /// format is, its `--from` name, the keys it shares).
-        closest: Vec<(String, &'static str, Vec<String>)>,
+        /// The formats whose marks it shares, nearest first, with the keys
+        /// it shares.
+        closest: Vec<(Format, Vec<String>)>,
     },
     #[error(
         "`{name}` is neither a built-in run nor a file.{} Built-in runs: {builtins}. \
@@ -175,14 +177,16 @@ pub(crate) fn size_words(bytes: u64) -> String {
 }
 
 /// "; it comes closest to …" for the formats a file shares keys with.
-fn closest_words(closest: &[(String, &'static str, Vec<String>)]) -> String {
+fn closest_words(closest: &[(Format, Vec<String>)]) -> String {
     let near: Vec<String> = closest
         .iter()
-        .map(|(what, flag, keys)| {
+        .map(|(format, keys)| {
             let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
             format!(
-                "{what} (shares {}; `--from {flag}` reads it as one)",
-                keys.join(", ")
+                "{} (shares {}; `--from {}` reads it as one)",
+                format.describe(),
+                keys.join(", "),
+                format.flag()
             )
         })
         .collect();

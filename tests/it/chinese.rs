@@ -280,6 +280,9 @@ fn load_errors_speak_chinese_under_lang_zh() {
     let cut = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cut-zh.json");
     std::fs::write(&cut, "{\"version\": 1").unwrap();
     let cut = cut.to_str().unwrap();
+    let unknown = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unknown-zh.json");
+    std::fs::write(&unknown, r#"{"history": [], "model": "m"}"#).unwrap();
+    let unknown = unknown.to_str().unwrap().to_owned();
     for (args, expected) in [
         (
             vec!["validate", "parris"],
@@ -292,6 +295,13 @@ fn load_errors_speak_chinese_under_lang_zh() {
         (
             vec!["--max-size", "4", "run", cut],
             vec!["超过了 loopstep 读取的上限"],
+        ),
+        (
+            vec!["validate", &unknown],
+            vec![
+                "不属于 loopstep 能读的任何格式（loopstep 记录文件、对话（messages 列表）",
+                "最接近的是 智能体轨迹（SWE-agent、mini-swe-agent）（共有 `history`",
+            ],
         ),
     ] {
         let out = Command::cargo_bin("loopstep")

@@ -244,7 +244,6 @@ fn load_in(
             }
             return Err(LoadError::NotRecognized {
                 origin: origin.to_owned(),
-                tried: Format::ALL.map(Format::describe).join(", "),
                 seen: describe_top(&parsed),
                 closest: closest(&parsed),
             });

@@ -67,7 +67,7 @@ pub(super) fn what_was_read(format: Format, parsed: &Parsed) -> String {
 
 /// The formats whose marks the file's keys share, most shared first (at
 /// most two), with the keys shared.
-pub(super) fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>)> {
+pub(super) fn closest(parsed: &Parsed) -> Vec<(Format, Vec<String>)> {
     let first = match parsed {
         Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.first(),
         Parsed::Document(top) => Some(top),
@@ -75,7 +75,7 @@ pub(super) fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>
     let Some(keys) = first.and_then(Value::as_object) else {
         return Vec::new();
     };
-    let mut near: Vec<(String, &'static str, Vec<String>)> = Format::ALL
+    let mut near: Vec<(Format, Vec<String>)> = Format::ALL
         .iter()
         .map(|format| {
             let shared = format
@@ -84,11 +84,11 @@ pub(super) fn closest(parsed: &Parsed) -> Vec<(String, &'static str, Vec<String>
                 .filter(|mark| keys.contains_key(**mark))
                 .map(|mark| (*mark).to_owned())
                 .collect();
-            (format.describe().to_owned(), format.flag(), shared)
+            (*format, shared)
         })
-        .filter(|(_, _, shared): &(_, _, Vec<String>)| !shared.is_empty())
+        .filter(|(_, shared): &(_, Vec<String>)| !shared.is_empty())
         .collect();
-    near.sort_by_key(|(_, _, shared)| std::cmp::Reverse(shared.len()));
+    near.sort_by_key(|(_, shared)| std::cmp::Reverse(shared.len()));
     near.truncate(2);
     near
 }
