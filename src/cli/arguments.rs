@@ -224,6 +224,10 @@ pub enum MistakeArg {
     StopOnText,
     /// No max_turns: only the engine's safety cap stops the loop.
     NoBudget,
+    /// Append the tool results but lose one of them.
+    DropOneResult,
+    /// Run the tools a reply asks for before reading its stop reason.
+    DispatchBeforeCheck,
 }
 
 impl MistakeArg {
@@ -235,6 +239,8 @@ impl MistakeArg {
             MistakeArg::SplitResults => Mistake::SplitResults,
             MistakeArg::StopOnText => Mistake::StopOnText,
             MistakeArg::NoBudget => Mistake::NoBudget,
+            MistakeArg::DropOneResult => Mistake::DropOneResult,
+            MistakeArg::DispatchBeforeCheck => Mistake::DispatchBeforeCheck,
         }
     }
 }

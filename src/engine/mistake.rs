@@ -19,16 +19,22 @@ pub enum Mistake {
     StopOnText,
     /// Ignores max_turns; only the engine's safety cap stops the loop.
     NoBudget,
+    /// Appends the turn's results but loses one of them (the last).
+    DropOneResult,
+    /// Runs the tools a reply asks for before reading its stop reason.
+    DispatchBeforeCheck,
 }
 
 impl Mistake {
-    pub const ALL: [Mistake; 6] = [
+    pub const ALL: [Mistake; 8] = [
         Mistake::DropResults,
         Mistake::ForgetRequest,
         Mistake::WrongOrder,
         Mistake::SplitResults,
         Mistake::StopOnText,
         Mistake::NoBudget,
+        Mistake::DropOneResult,
+        Mistake::DispatchBeforeCheck,
     ];
 
     /// The name used on the command line and in reports.
@@ -40,6 +46,8 @@ impl Mistake {
             Mistake::SplitResults => "split-results",
             Mistake::StopOnText => "stop-on-text",
             Mistake::NoBudget => "no-budget",
+            Mistake::DropOneResult => "drop-one-result",
+            Mistake::DispatchBeforeCheck => "dispatch-before-check",
         }
     }
 
@@ -82,6 +90,14 @@ impl Mistake {
                 budget: Budget::SafetyCap,
                 ..correct
             },
+            Mistake::DropOneResult => Policy {
+                results: Results::DropOne,
+                ..correct
+            },
+            Mistake::DispatchBeforeCheck => Policy {
+                dispatch_first: true,
+                ..correct
+            },
         }
     }
 }
@@ -94,6 +110,8 @@ pub struct Policy {
     pub results: Results,
     /// Takes any reply with text as the answer, before reading the stop reason.
     pub text_means_done: bool,
+    /// Runs any tool request before reading the stop reason.
+    pub dispatch_first: bool,
 }
 
 impl Policy {
@@ -103,6 +121,7 @@ impl Policy {
         reply: SaveReply::AtCall,
         results: Results::AsTheApiWants,
         text_means_done: false,
+        dispatch_first: false,
     };
 }
 
@@ -132,6 +151,8 @@ pub enum Results {
     AsTheApiWants,
     OnePerResult,
     Drop,
+    /// All but the last, as the API wants them.
+    DropOne,
 }
 
 /// How many model calls a loop with no budget may make before the engine

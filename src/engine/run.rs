@@ -241,8 +241,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
                 event
             }
             Next::Append(results) => {
-                let count = results.len();
-                let appended = self.append(results);
+                let (count, appended) = self.append(results);
                 self.turn += 1;
                 self.next = Next::Call;
                 Event::Append {
@@ -327,6 +326,8 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         let looks_done = !reply.text().trim().is_empty();
         let verdict = if self.policy.text_means_done && looks_done {
             Verdict::Answer
+        } else if self.policy.dispatch_first && reply.tool_calls().next().is_some() {
+            Verdict::Dispatch
         } else {
             correct.clone()
         };
@@ -455,18 +456,26 @@ impl<M: Model, T: ToolBox> Run<M, T> {
     }
 
     /// Appends the turn's results as one user message (or as the policy
-    /// says); returns how many messages this added.
-    fn append(&mut self, results: Vec<Block>) -> usize {
+    /// says); returns how many results it had once a result the policy
+    /// loses is gone (all of them, when it drops them all), and how many
+    /// messages it added.
+    fn append(&mut self, mut results: Vec<Block>) -> (usize, usize) {
         let before = self.messages.len();
         let together = self.config.dialect.results_in_one_message();
+        if self.policy.results == Results::DropOne {
+            self.mistake_shown |= results.pop().is_some();
+        }
+        let results_kept = results.len();
         match self.policy.results {
             Results::Drop => self.mistake_shown = true,
-            Results::AsTheApiWants if together => self.push(Message {
+            Results::DropOne if results.is_empty() => {}
+            Results::AsTheApiWants | Results::DropOne if together => self.push(Message {
                 role: Role::User,
                 content: results,
             }),
-            Results::AsTheApiWants | Results::OnePerResult => {
-                self.mistake_shown |= together && results.len() > 1;
+            Results::AsTheApiWants | Results::OnePerResult | Results::DropOne => {
+                self.mistake_shown |=
+                    self.policy.results == Results::OnePerResult && together && results.len() > 1;
                 for result in results {
                     self.push(Message {
                         role: Role::User,
@@ -478,7 +487,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         if let Some(held) = self.held.take() {
             self.push(held);
         }
-        self.messages.len() - before
+        (results_kept, self.messages.len() - before)
     }
 
     fn push(&mut self, message: Message) {

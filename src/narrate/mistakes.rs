@@ -35,6 +35,37 @@ impl Say {
         }
     }
 
+    pub fn mistake_dropped_one(self) -> String {
+        let request = self.w.tool_request;
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the loop appended the results but lost one of them. The next request \
+                 holds a tool request ({request}) whose id nothing answers, so the API will reject \
+                 it and name that id."
+            ),
+            Lang::Zh => format!(
+                "常见错误：循环追加了工具结果，却漏掉了其中一个。下一次请求里有一个工具请求（{request}）\
+                 的 id 没有任何结果回应，所以 API 会拒绝它，并指出是哪个 id。"
+            ),
+        }
+    }
+
+    pub fn mistake_dispatched_first(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the loop runs the tools before reading {field} {stop_reason}. The reply \
+                 was cut off, so the tool request it runs is half-written; the production check \
+                 halts here instead."
+            ),
+            Lang::Zh => format!(
+                "常见错误：循环先运行工具，再去读{field}（{stop_reason}）。这条回复被截断了，\
+                 它运行的是写到一半的工具请求；生产循环会在这里中止。"
+            ),
+        }
+    }
+
     pub fn mistake_wrong_order(self) -> &'static str {
         self.pick(
             "Mistake: the results went into messages before the model's own request. They \
@@ -79,7 +110,13 @@ impl Say {
         let name = self.mistake_name(mistake);
         let (api, form) = (self.w.api, self.told.results_message.get(self.lang));
         match (self.lang, mistake) {
-            (Lang::En, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
+            (
+                Lang::En,
+                Mistake::DropResults
+                | Mistake::ForgetRequest
+                | Mistake::WrongOrder
+                | Mistake::DropOneResult,
+            ) => {
                 format!(
                     "This run cannot show the mistake {name}: no reply of this run asks for a \
                      tool, so there is nothing for it to get wrong."
@@ -101,7 +138,19 @@ impl Say {
                 "This run cannot show the mistake {name}: the run ends within its max_turns, so \
                  the missing budget is never needed."
             ),
-            (Lang::Zh, Mistake::DropResults | Mistake::ForgetRequest | Mistake::WrongOrder) => {
+            (Lang::En, Mistake::DispatchBeforeCheck) => format!(
+                "This run cannot show the mistake {name}: every tool request in it comes with \
+                 the tool stop reason, and a final answer asks for none, so running the tools \
+                 before the check changes nothing here. It breaks on a reply cut off inside a \
+                 tool request (try max-tokens)."
+            ),
+            (
+                Lang::Zh,
+                Mistake::DropResults
+                | Mistake::ForgetRequest
+                | Mistake::WrongOrder
+                | Mistake::DropOneResult,
+            ) => {
                 format!("这次运行体现不出常见错误 {name}：没有任何回复提出工具请求，所以无从出错。")
             }
             (Lang::Zh, Mistake::SplitResults) if !self.w.results_together => format!(
@@ -115,6 +164,10 @@ impl Say {
             ),
             (Lang::Zh, Mistake::NoBudget) => format!(
                 "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，用不到预算。"
+            ),
+            (Lang::Zh, Mistake::DispatchBeforeCheck) => format!(
+                "这次运行体现不出常见错误 {name}：这里每个工具请求都带着工具的停止原因，最终回答又不请求工具，\
+                 先派发再检查没有改变什么。它会在工具请求写到一半被截断的回复上出错（试试 max-tokens）。"
             ),
         }
     }

@@ -338,6 +338,8 @@ impl Say {
             (Lang::Zh, Mistake::SplitResults) => "工具结果分开追加",
             (Lang::Zh, Mistake::StopOnText) => "看到文字就停",
             (Lang::Zh, Mistake::NoBudget) => "没有轮次上限",
+            (Lang::Zh, Mistake::DropOneResult) => "漏掉一个工具结果",
+            (Lang::Zh, Mistake::DispatchBeforeCheck) => "先派发后检查",
         }
     }
 

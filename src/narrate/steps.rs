@@ -3,8 +3,8 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{
-    EndedBy, Ending, Event, Outcome, Policy, Rejection, RequestRule, SaveReply, Step, StopCause,
-    ToolFailure, ToolWords, Verdict,
+    EndedBy, Ending, Event, Outcome, Policy, Rejection, RequestRule, Results, SaveReply, Step,
+    StopCause, ToolFailure, ToolWords, Verdict,
 };
 use crate::text::one_line;
 
@@ -251,6 +251,12 @@ impl Say {
                     }
                     (Lang::Zh, parts) if split => {
                         format!("{r} 个工具结果拆成 {parts} 条独立的 user 消息 → {n} 条消息")
+                    }
+                    (Lang::En, _) if policy.results == Results::DropOne => {
+                        format!("{r} result{} as {form}, one lost → {n} messages", plural(r))
+                    }
+                    (Lang::Zh, _) if policy.results == Results::DropOne => {
+                        format!("{r} 个工具结果，作为{form}，漏掉了一个 → {n} 条消息")
                     }
                     (Lang::En, _) => {
                         format!("{r} result{} as {form} → {n} messages", plural(r))

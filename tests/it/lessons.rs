@@ -346,6 +346,8 @@ fn each_mistake_shows_itself_on_the_run_made_for_it() {
         (Mistake::SplitResults, "parallel-tools"),
         (Mistake::StopOnText, "aurora-run"),
         (Mistake::NoBudget, "always-search"),
+        (Mistake::DropOneResult, "parallel-tools"),
+        (Mistake::DispatchBeforeCheck, "max-tokens"),
     ];
     for (mistake, name) in shows {
         let mistaken = replay(name, CheckPolicy::Production, Some(mistake));
@@ -366,10 +368,44 @@ fn each_mistake_shows_itself_on_the_run_made_for_it() {
     );
     assert_eq!(Mistake::cycle(None), Some(Mistake::DropResults));
     assert_eq!(
-        Mistake::cycle(Some(Mistake::NoBudget)),
+        Mistake::cycle(Some(Mistake::DispatchBeforeCheck)),
         None,
         "after the last mistake: the correct loop"
     );
+}
+
+#[test]
+fn one_lost_result_is_rejected_with_its_id_and_a_cut_off_call_runs_when_dispatch_comes_first() {
+    // parallel-tools asks for two searches in one reply (toolu_p1, toolu_p2):
+    // losing the last result leaves toolu_p2 unanswered.
+    let lost = replay(
+        "parallel-tools",
+        CheckPolicy::Production,
+        Some(Mistake::DropOneResult),
+    );
+    assert_eq!(rejected_ids(&lost), ["toolu_p2"]);
+    // max-tokens is cut off inside its tool request: dispatching before the
+    // check runs the half-written call, which the production check halts on.
+    let first = replay(
+        "max-tokens",
+        CheckPolicy::Production,
+        Some(Mistake::DispatchBeforeCheck),
+    );
+    let ran = first
+        .steps
+        .iter()
+        .any(|s| matches!(&s.event, Event::Dispatch { output, .. } if output.is_error));
+    assert!(ran, "the cut-off call ran and failed to parse");
+    let correct = replay("max-tokens", CheckPolicy::Production, None);
+    assert_eq!(correct.tool_calls(), 0);
+    // On a final answer nothing breaks: aurora-run ends as it should.
+    let fine = replay(
+        "aurora-run",
+        CheckPolicy::Production,
+        Some(Mistake::DispatchBeforeCheck),
+    );
+    assert!(!fine.mistake_shown);
+    assert_eq!(fine.result(), Some("1974"));
 }
 
 #[test]

@@ -506,6 +506,8 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
         (4, "parallel-tools"),
         (5, "aurora-run"),
         (6, "always-search"),
+        (7, "parallel-tools"),
+        (8, "max-tokens"),
     ] {
         let normal = screen(run, 80, 24, &["End"]);
         let mut keys = vec!["m"; presses];
@@ -519,7 +521,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     // m walks through every mistake and then back to the correct loop.
     let mut app = app_on("aurora-run");
     let mut seen = Vec::new();
-    for _ in 0..7 {
+    for _ in 0..9 {
         drive(&mut app, 80, 24, &["m"]);
         seen.push(app.config().mistake.map(|m| m.name()));
     }
@@ -532,6 +534,8 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
             Some("split-results"),
             Some("stop-on-text"),
             Some("no-budget"),
+            Some("drop-one-result"),
+            Some("dispatch-before-check"),
             None
         ]
     );

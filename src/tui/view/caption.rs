@@ -59,6 +59,20 @@ fn mistake_caption(app: &App) -> Option<String> {
         ) if dialect.stop_reason(stop_reason) == StopReason::ToolUse => {
             Some(say.mistake_stopped_on_text(&one_line(stop_reason, 40)))
         }
+        (Mistake::DropOneResult, Event::Append { .. }) => Some(say.mistake_dropped_one()),
+        (
+            Mistake::DispatchBeforeCheck,
+            Event::Check {
+                stop_reason,
+                verdict: Verdict::Dispatch,
+            },
+        ) if !matches!(
+            dialect.stop_reason(stop_reason),
+            StopReason::ToolUse | StopReason::Completed
+        ) =>
+        {
+            Some(say.mistake_dispatched_first(&one_line(stop_reason, 40)))
+        }
         (Mistake::NoBudget, Event::Call { request, .. })
             if request.number > app.transcript().max_turns.get() =>
         {
