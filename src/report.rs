@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::dialect::Dialect;
 use crate::engine::{Budget, Event, Outcome, SAFETY_CAP, Step, Trace};
-use crate::narrate::{Lang, RunCounts, Say};
+use crate::narrate::{Lang, RunCounts, Say, reply_of};
 use crate::prices::Prices;
 use crate::text::one_line;
 use crate::transcript::{Note, Source, Transcript, Verification};
@@ -16,9 +16,24 @@ use crate::transcript::{Note, Source, Transcript, Verification};
 /// How long a title or a note may get on one line of the text report.
 const PREVIEW_CHARS: usize = 72;
 
+/// How `run` prints a run besides its steps.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions<'p> {
+    pub lang: Lang,
+    pub prices: Option<&'p Prices>,
+    /// Each step's ReAct reading (Thought, Action, Observation, Finish)
+    /// under its line.
+    pub react: bool,
+}
+
 /// Every run of a source, one after the other, then totals if there are
 /// several; in `lang`, each run in its own API's words.
-pub fn text(source: &Source, traces: &[Trace], (lang, prices): (Lang, Option<&Prices>)) -> String {
+pub fn text(source: &Source, traces: &[Trace], options: TextOptions) -> String {
+    let TextOptions {
+        lang,
+        prices,
+        react,
+    } = options;
     let mut lines = Vec::new();
     let say = |t: &Trace| Say::new(lang, t.config.dialect);
     let plain = Say::new(lang, Dialect::default());
@@ -31,7 +46,7 @@ pub fn text(source: &Source, traces: &[Trace], (lang, prices): (Lang, Option<&Pr
             let title = one_line(&transcript.title, PREVIEW_CHARS);
             lines.push(plain.run_divider(n + 1, count, &title));
         }
-        lines.extend(run_text(say(trace), transcript, trace, prices));
+        lines.extend(run_text(say(trace), transcript, trace, (prices, react)));
         if count > 1 {
             lines.push(String::new());
         }
@@ -170,7 +185,7 @@ fn run_text(
     say: Say,
     transcript: &Transcript,
     trace: &Trace,
-    prices: Option<&Prices>,
+    (prices, react): (Option<&Prices>, bool),
 ) -> Vec<String> {
     let config = &trace.config;
     let mut lines = vec![
@@ -198,6 +213,9 @@ fn run_text(
             "{turn}{phase} {}{took}",
             say.step_line(config.policy(), transcript.goal.is_some(), step)
         ));
+        if react && let Some(line) = say.react_line(step, reply_of(trace.messages.all(), step)) {
+            lines.push(format!("  {line}"));
+        }
         if let Some(remark) = call_remark(transcript, step) {
             lines.push(format!(
                 "  {}{}",

@@ -333,6 +333,10 @@ pub struct ScreenFlags {
     /// Open in quiz mode: the class guesses each check before it shows.
     #[arg(long)]
     pub(super) quiz: bool,
+    /// Open with a lens on: `react` names each step's Thought, Action,
+    /// Observation or Finish (`R` toggles it).
+    #[arg(long, value_enum)]
+    pub(super) lens: Option<Lens>,
     /// Colours: dark, light for a bright room, high-contrast for a
     /// projector (`t` cycles). NO_COLOR set in the environment draws
     /// without colour whatever the theme.
@@ -342,6 +346,13 @@ pub struct ScreenFlags {
     /// Shift; the timeline then takes no clicks.
     #[arg(long)]
     pub(super) no_mouse: bool,
+}
+
+/// Another way to read the same steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lens {
+    /// ReAct's Thought / Action / Observation / Finish.
+    React,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]

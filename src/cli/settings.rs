@@ -80,6 +80,7 @@ impl LoopFlags {
             autoplay: screen.autoplay,
             step: screen.step.map(|n| n as usize),
             quiz: screen.quiz,
+            react: screen.lens == Some(Lens::React),
             theme: screen.theme,
             mouse: !screen.no_mouse,
             max_turns: self.max_turns,

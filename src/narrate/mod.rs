@@ -18,6 +18,7 @@ mod diagram;
 mod errors;
 mod mistakes;
 mod notes;
+mod react;
 pub mod replay;
 mod report;
 mod screen;
@@ -28,6 +29,7 @@ pub use told::Told;
 
 pub use captions::Failed;
 pub use compare::Side;
+pub use react::reply_of;
 pub use replay::LazyReplay;
 pub use report::RunCounts;
 pub use screen::GaugeState;

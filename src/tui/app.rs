@@ -39,6 +39,8 @@ pub struct Settings {
     pub step: Option<usize>,
     /// Open in quiz mode.
     pub quiz: bool,
+    /// Open with the ReAct lens on.
+    pub react: bool,
     /// The runs' secrets were replaced as they loaded (`--redact`).
     pub redacted: bool,
 }
@@ -124,6 +126,8 @@ pub struct App<'a> {
     pub(super) detail: DetailView,
     /// Long texts shown whole rather than folded.
     pub(super) expanded: bool,
+    /// Each step also named as ReAct names it.
+    pub(super) react: bool,
     /// Rows of the detail pane scrolled past.
     pub(super) detail_scroll: usize,
     /// Rows of the help scrolled past, when it is taller than the screen.
@@ -179,6 +183,7 @@ impl<'a> App<'a> {
             scroll_back: 0,
             detail: DetailView::Summary,
             expanded: false,
+            react: settings.react,
             detail_scroll: 0,
             help_scroll: 0,
             should_quit: false,

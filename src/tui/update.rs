@@ -237,6 +237,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleLang => app.toggle_lang(),
         Action::CycleTheme => app.theme = app.theme.next(),
         Action::ToggleExpand => app.expanded = !app.expanded,
+        Action::ToggleReact => app.react = !app.react,
         Action::ToggleGrowth => app.growth = Some(!app.extents.growth),
         Action::ClickedStep(step) => app.move_to(step),
         // Read as a step above, or dropped.

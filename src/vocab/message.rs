@@ -105,6 +105,14 @@ impl Message {
         joined_text(&self.content)
     }
 
+    /// The model's visible reasoning blocks, joined.
+    pub fn thinking(&self) -> String {
+        joined(&self.content, |b| match b {
+            Block::Thinking { thinking } => Some(thinking),
+            _ => None,
+        })
+    }
+
     /// The tool requests in this message, in order.
     pub fn tool_calls(&self) -> impl Iterator<Item = ToolCall<'_>> {
         tool_calls(&self.content)
@@ -195,14 +203,16 @@ impl Reply {
 }
 
 fn joined_text(blocks: &[Block]) -> String {
-    let texts: Vec<&str> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    texts.join("\n")
+    joined(blocks, |b| match b {
+        Block::Text { text } => Some(text),
+        _ => None,
+    })
+}
+
+/// The part `part` picks of each block that has one, a line apart.
+fn joined<'b>(blocks: &'b [Block], part: impl Fn(&'b Block) -> Option<&'b String>) -> String {
+    let parts: Vec<&str> = blocks.iter().filter_map(part).map(String::as_str).collect();
+    parts.join("\n")
 }
 
 /// A borrowed view of one `tool_use` block.

@@ -108,8 +108,15 @@ fn run_outputs(source: &Source) -> Vec<String> {
                 })
                 .collect();
             [
-                report::text(source, &traces, (Lang::En, None)),
-                report::text(source, &traces, (Lang::Zh, None)),
+                report::text(source, &traces, report::TextOptions::default()),
+                report::text(
+                    source,
+                    &traces,
+                    report::TextOptions {
+                        lang: Lang::Zh,
+                        ..Default::default()
+                    },
+                ),
                 serde_json::to_string(&report::json(source, &traces, None)).unwrap(),
             ]
         })

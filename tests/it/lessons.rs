@@ -479,3 +479,59 @@ fn a_tool_s_success_report_is_not_verification_of_the_work() {
     let zh = common::printed(&["--lang", "zh", "run", "not-done-yet"]);
     assert!(zh.contains("仅有工具报告成功，产物本身未核实"), "{zh}");
 }
+
+#[test]
+fn the_react_lens_names_every_step_as_thought_action_observation_or_finish() {
+    // Seed 001's ReAct words: every run has all four.
+    for (lang, words) in [
+        (
+            "en",
+            [
+                "Thought: I need the film",
+                "Action: search",
+                "Observation: Mara Voss",
+                "Finish: 1974",
+            ],
+        ),
+        ("zh", ["思考：", "行动：search", "观察：", "完成：1974"]),
+    ] {
+        let text = common::printed(&["--lang", lang, "run", "aurora-run", "--lens", "react"]);
+        for word in words {
+            assert!(text.contains(word), "{lang}: {word} in {text}");
+        }
+        let plain = common::printed(&["--lang", lang, "run", "aurora-run"]);
+        assert!(!plain.contains(words[0]), "the lens is off by default");
+        for format in ["md", "html"] {
+            let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("react-{lang}.{format}"));
+            let out = out.to_str().unwrap();
+            common::printed(&[
+                "--lang",
+                lang,
+                "export",
+                "aurora-run",
+                "--lens",
+                "react",
+                "-o",
+                out,
+                "--force",
+            ]);
+            let handout = std::fs::read_to_string(out).unwrap();
+            assert!(
+                handout.contains(words[0]) && handout.contains(words[3]),
+                "{lang} {format}"
+            );
+        }
+    }
+    // On the screen, R turns it on and off.
+    let mut app = common::screen::app_in(loopstep::narrate::Lang::En, "aurora-run");
+    let on = common::screen::drive(&mut app, 100, 30, &["R", "Right"]);
+    let on = common::screen::rows(on.backend().buffer()).join("\n");
+    assert!(
+        on.contains("Thought: I need the film's director first"),
+        "{on}"
+    );
+    let off = common::screen::drive(&mut app, 100, 30, &["R"]);
+    let off = common::screen::rows(off.backend().buffer()).join("\n");
+    assert!(!off.contains("Thought:"), "{off}");
+}

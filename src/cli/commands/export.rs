@@ -43,6 +43,10 @@ pub struct Export {
     /// ([redacted: openai key]), since handouts get shared.
     #[arg(long)]
     pub no_redact: bool,
+    /// Name each step as a pattern names it too: `react` adds each step's
+    /// Thought, Action, Observation or Finish.
+    #[arg(long, value_enum)]
+    pub lens: Option<Lens>,
 }
 
 impl Export {
@@ -57,6 +61,7 @@ impl Export {
             force,
             from,
             no_redact,
+            lens,
         } = self;
         let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
         if size.is_some() && format != HandoutFormat::Cast {
@@ -75,7 +80,10 @@ impl Export {
         };
         ensure_exists(&run)?;
         let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
-        let settings = loop_flags.settings(lang, ScreenFlags::default());
+        let settings = tui::Settings {
+            react: lens == Some(Lens::React),
+            ..loop_flags.settings(lang, ScreenFlags::default())
+        };
         let mut app = tui::App::new(&runs, index, settings);
         let handout = match format {
             HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),

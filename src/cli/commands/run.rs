@@ -24,6 +24,10 @@ pub struct Run {
     /// Read the file as this format instead of recognising it.
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
+    /// Name each step as a pattern names it too: `react` prints each
+    /// step's Thought, Action, Observation or Finish under its line.
+    #[arg(long, value_enum)]
+    pub lens: Option<Lens>,
     #[command(flatten)]
     pub redact: RedactFlag,
 }
@@ -40,6 +44,7 @@ impl Run {
             loop_flags,
             format,
             from,
+            lens,
             redact,
         } = self;
         let source = open_redacted(&run, &globals.opening(from), lang, redact)?;
@@ -67,7 +72,14 @@ impl Run {
             }
         }
         match format {
-            Format::Text => emit(&report::text(&source, &traces, (lang, prices)))?,
+            Format::Text => {
+                let options = report::TextOptions {
+                    lang,
+                    prices,
+                    react: lens == Some(Lens::React),
+                };
+                emit(&report::text(&source, &traces, options))?
+            }
             Format::Json => write_json(&report::json(&source, &traces, prices))?,
         }
         Ok(())

@@ -86,13 +86,20 @@ fn write_step(
          <h2><a href=\"#step-{number}\">{heading}</a></h2>\n\
          <pre class=\"diagram\" aria-label=\"{diagram_title}\">{diagram}</pre>\n\
          <div class=\"words\">\n<p class=\"line\"><code>{line}</code></p>\n\
-         <p class=\"caption\">{caption}</p>\n{remark}</div>\n</li>\n",
+         <p class=\"caption\">{caption}</p>\n{react}{remark}</div>\n</li>\n",
         phase = escape(step.phase),
         heading = escape(&step.heading),
         diagram_title = escape(diagram_title),
         diagram = diagram.join("\n"),
         line = escape(&step.line),
         caption = escape(&step.caption),
+        react = step
+            .react
+            .as_ref()
+            .map_or_else(String::new, |react| format!(
+                "<p class=\"react\">{}</p>\n",
+                escape(react)
+            )),
         remark = step
             .remark
             .as_ref()

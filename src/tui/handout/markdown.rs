@@ -29,6 +29,9 @@ pub fn markdown(handout: &Handout) -> String {
             fenced(&step.line),
             para(&step.caption)
         );
+        if let Some(react) = &step.react {
+            out += &format!("> {}\n\n", para(react));
+        }
         if let Some(remark) = &step.remark {
             out += &format!(
                 "> **{}** {}\n\n",

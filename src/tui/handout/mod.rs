@@ -21,7 +21,7 @@ use super::keymap::Action;
 use super::update::update;
 use super::view::{Mark, caption_text, diagram_marks};
 use crate::engine::Outcome;
-use crate::narrate::Say;
+use crate::narrate::{Say, reply_of};
 use crate::report::call_remark;
 use crate::text::sanitize;
 
@@ -70,6 +70,8 @@ pub struct Step {
     pub caption: String,
     /// The course author's remark on this call, where the run has one.
     pub remark: Option<String>,
+    /// The step as ReAct names it, when the lens is on.
+    pub react: Option<String>,
     /// The loop diagram as the screen drew it, the current phase marked.
     pub diagram: Vec<Vec<(Mark, String)>>,
 }
@@ -105,6 +107,11 @@ impl Handout {
                 line: clean(&line),
                 caption: clean(&caption_text(app)),
                 remark: call_remark(app.transcript(), step).map(clean),
+                react: app
+                    .react
+                    .then(|| say.react_line(step, reply_of(app.trace().messages, step)))
+                    .flatten()
+                    .map(|line| clean(&line)),
                 diagram: diagram_marks(app),
             });
         });

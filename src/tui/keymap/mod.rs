@@ -68,6 +68,8 @@ pub enum Action {
     ToggleWire,
     /// Show long texts whole, or folded again.
     ToggleExpand,
+    /// Name each step as ReAct does: Thought, Action, Observation, Finish.
+    ToggleReact,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
     /// The next colour theme: dark, light, high contrast.

@@ -283,12 +283,15 @@ pub const BINDINGS: &[Binding] = &[
             zh: "详情：摘要 / 实际收发的 JSON",
         },
     ),
-    one(
+    // One row, so that the help still fits 24 rows.
+    pair(
         &[ch('e')],
         Action::ToggleExpand,
+        &[ch('R')],
+        Action::ToggleReact,
         Tr {
-            en: "unfold / fold long texts",
-            zh: "展开 / 折叠长文本",
+            en: "unfold long texts / ReAct lens (Thought, Action…)",
+            zh: "展开长文本 / ReAct 视角（思考、行动…）",
         },
     ),
     one(

@@ -11,6 +11,7 @@ use ratatui::widgets::{Block as Panel, Paragraph};
 use crate::engine::{Block, Event, Results, SaveReply, Verdict, time_before};
 use crate::narrate::Say;
 
+use crate::narrate::reply_of;
 use crate::text::{one_line, sanitize};
 use crate::transcript::Verification;
 use crate::tui::app::{App, DetailView};
@@ -100,6 +101,11 @@ fn labelled(label: &'static str, text: String, style: Style) -> Line<'static> {
 fn summary(app: &App) -> Vec<Line<'static>> {
     let say = app.say();
     let mut lines = Vec::new();
+    if app.react
+        && let Some(line) = say.react_line(app.step(), reply_of(app.trace().messages, app.step()))
+    {
+        lines.push(Line::styled(line, theme::REMARK));
+    }
     // A course author's remark on this call leads, where a class reads first.
     if let Event::Call { request, .. } = &app.step().event
         && let Some(remark) = app.transcript().remark(request.number)
