@@ -50,18 +50,28 @@ impl Say {
         }
     }
 
-    pub fn mistake_dispatched_first(self, stop_reason: &str) -> String {
+    /// `cut_off`: the reply hit the token limit inside its tool request.
+    pub fn mistake_dispatched_first(self, stop_reason: &str, cut_off: bool) -> String {
         let stop_reason = self.stop_value(stop_reason);
-        let field = self.stop_field();
-        match self.lang {
-            Lang::En => format!(
+        let (field, tool) = (self.stop_field(), self.w.tool_stop);
+        match (self.lang, cut_off) {
+            (Lang::En, true) => format!(
                 "Mistake: the loop runs the tools before reading {field} {stop_reason}. The reply \
                  was cut off, so the tool request it runs is half-written; the production check \
                  halts here instead."
             ),
-            Lang::Zh => format!(
+            (Lang::En, false) => format!(
+                "Mistake: the loop runs the tools before reading {field} {stop_reason}, which is \
+                 not {tool}: the request was left pending, not meant to run; the production check \
+                 halts here instead."
+            ),
+            (Lang::Zh, true) => format!(
                 "常见错误：循环先运行工具，再去读{field}（{stop_reason}）。这条回复被截断了，\
                  它运行的是写到一半的工具请求；生产循环会在这里中止。"
+            ),
+            (Lang::Zh, false) => format!(
+                "常见错误：循环先运行工具，再去读{field}（{stop_reason}，不是 {tool}）。\
+                 这个工具请求是悬而未决的，本不该运行；生产循环会在这里中止。"
             ),
         }
     }

@@ -71,7 +71,8 @@ fn mistake_caption(app: &App) -> Option<String> {
             StopReason::ToolUse | StopReason::Completed
         ) =>
         {
-            Some(say.mistake_dispatched_first(&one_line(stop_reason, 40)))
+            let cut_off = dialect.stop_reason(stop_reason) == StopReason::MaxTokens;
+            Some(say.mistake_dispatched_first(&one_line(stop_reason, 40), cut_off))
         }
         (Mistake::NoBudget, Event::Call { request, .. })
             if request.number > app.transcript().max_turns.get() =>
