@@ -535,3 +535,22 @@ fn the_react_lens_names_every_step_as_thought_action_observation_or_finish() {
     let off = common::screen::rows(off.backend().buffer()).join("\n");
     assert!(!off.contains("Thought:"), "{off}");
 }
+
+#[test]
+fn dispatching_before_the_check_is_told_as_a_cut_off_or_a_pending_request() {
+    for (run, says) in [
+        ("max-tokens", "The reply was cut off"),
+        ("pending-tool-call", "the request was left pending"),
+    ] {
+        let mut app = common::screen::app_in(loopstep::narrate::Lang::En, run);
+        let keys = ["m", "m", "m", "m", "m", "m", "m", "m", "Right", "Right"];
+        let screen = common::screen::drive(&mut app, 100, 30, &keys);
+        let text = common::screen::rows(screen.backend().buffer()).join(" ");
+        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            text.contains("MISTAKE: dispatch-before-check"),
+            "{run}: {text}"
+        );
+        assert!(text.contains(says), "{run}: {says} in {text}");
+    }
+}
