@@ -224,6 +224,7 @@ impl Reader {
             }
             // Not what the APIs send; shown as it was written.
             Json::Bool(value) => Cow::Owned(value.to_string()),
+            Json::Number(value) => Cow::Owned(value.to_string()),
             Json::Object(object) => Cow::Owned(object.to_string()),
             Json::Other => Cow::Borrowed(""),
         }
@@ -457,6 +458,32 @@ pub fn messages_request(reader: &mut Reader, request: &Value) -> Request {
         }
     }
     read
+}
+
+#[cfg(test)]
+mod content_tests {
+    use super::*;
+
+    #[test]
+    fn a_result_s_content_of_another_type_is_shown_as_it_was_written() {
+        let mut reader = Reader::default();
+        for (content, shown) in [
+            (serde_json::json!(42), "42"),
+            (serde_json::json!(true), "true"),
+            (serde_json::json!({"a": 1}), r#"{"a":1}"#),
+            (serde_json::json!(null), ""),
+        ] {
+            let message =
+                serde_json::json!({"role": "tool", "tool_call_id": "c1", "content": content});
+            let Read::Message(read) = reader.message(&message) else {
+                panic!("a tool message: {message}");
+            };
+            let [Block::ToolResult { content, .. }] = read.content.as_slice() else {
+                panic!("one result: {read:?}");
+            };
+            assert_eq!(&**content, shown);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,14 +21,15 @@ use serde_json::Value;
 
 /// Any JSON value, kept only as far as the reading needs: a string (borrowed
 /// when it has no escapes), a boolean, an object read as `O`, an array of
-/// elements read as `E`; anything else (numbers, null, or an absent field)
-/// is `Other`. `IgnoredAny` skips what a field does not need.
+/// elements read as `E`, a number; null, or an absent field, is `Other`. `IgnoredAny` skips what a field does not need.
 #[derive(Debug, Default)]
 pub enum Json<'a, O = IgnoredAny, E = IgnoredAny> {
     Str(Cow<'a, str>),
     Bool(bool),
     Object(O),
     Array(Vec<E>),
+    Number(serde_json::Number),
+    /// Null, or a field that is absent.
     #[default]
     Other,
 }
@@ -101,16 +102,17 @@ impl<'de: 'a, 'a, O: Deserialize<'de>, E: Deserialize<'de>> Visitor<'de> for Jso
         Ok(Json::Bool(value))
     }
 
-    fn visit_i64<Er>(self, _: i64) -> Result<Self::Value, Er> {
-        Ok(Json::Other)
+    fn visit_i64<Er>(self, value: i64) -> Result<Self::Value, Er> {
+        Ok(Json::Number(value.into()))
     }
 
-    fn visit_u64<Er>(self, _: u64) -> Result<Self::Value, Er> {
-        Ok(Json::Other)
+    fn visit_u64<Er>(self, value: u64) -> Result<Self::Value, Er> {
+        Ok(Json::Number(value.into()))
     }
 
-    fn visit_f64<Er>(self, _: f64) -> Result<Self::Value, Er> {
-        Ok(Json::Other)
+    fn visit_f64<Er>(self, value: f64) -> Result<Self::Value, Er> {
+        // Not finite: not JSON, and read as absent.
+        Ok(serde_json::Number::from_f64(value).map_or(Json::Other, Json::Number))
     }
 
     fn visit_unit<Er>(self) -> Result<Self::Value, Er> {

@@ -132,11 +132,13 @@ fn show<E>(
         keys,
         then: Watching {
             events: TerminalEvents,
-            loads,
+            loads: Some(loads),
             arrived: None,
         },
     };
     run_app(&mut taken.terminal, &mut app, &mut events)?;
+    // From here on the terminal's events pass straight through.
+    events.then.loads = None;
     match events.then.arrived.take() {
         Some(Ok((runs, _))) => app.take_all_runs(all.get_or_init(|| runs)),
         Some(Err(failed)) => return Ok(Err(failed)),
@@ -158,18 +160,21 @@ fn quit_while_loading(taken: TakenTerminal) -> ! {
 const WATCH: Duration = Duration::from_millis(50);
 
 /// The terminal's events, ended (so that the screen returns) once the
-/// rest of the runs has come, then passed on as they are.
+/// rest of the runs has come; once they are taken (`loads` gone), passed
+/// on as they are.
 struct Watching<E> {
     events: TerminalEvents,
-    loads: Receiver<Loaded<E>>,
+    loads: Option<Receiver<Loaded<E>>>,
     arrived: Option<Result<Runs, E>>,
 }
 
 impl<E> Watching<E> {
     /// Whether all the runs came and the screen has not taken them yet.
     fn arrived(&mut self) -> bool {
-        if self.arrived.is_none() {
-            match self.loads.try_recv() {
+        if self.arrived.is_none()
+            && let Some(loads) = &self.loads
+        {
+            match loads.try_recv() {
                 Ok(Loaded::All(all)) => self.arrived = Some(all),
                 Ok(Loaded::Early(_)) | Err(TryRecvError::Empty | TryRecvError::Disconnected) => {}
             }
@@ -180,6 +185,9 @@ impl<E> Watching<E> {
 
 impl<E> EventSource for Watching<E> {
     fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
+        if self.loads.is_none() {
+            return self.events.next_event();
+        }
         loop {
             if self.arrived() {
                 return Ok(None);
@@ -191,6 +199,9 @@ impl<E> EventSource for Watching<E> {
     }
 
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
+        if self.loads.is_none() {
+            return self.events.poll(timeout);
+        }
         let until = Instant::now() + timeout;
         loop {
             if self.arrived() {

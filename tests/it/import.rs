@@ -819,6 +819,15 @@ fn a_session_hands_over_its_whole_runs_while_the_rest_is_still_read() {
         assert_eq!(early.replies, whole.replies);
         assert_eq!(early.history, whole.history);
     }
+    // A first prompt nothing answered makes no run: what is handed over
+    // waits for a run that is whole, and is still the first run.
+    let unanswered = serde_json::json!({"type": "user", "isSidechain": false,
+        "message": {"role": "user", "content": "Anyone there?"}});
+    let session = format!("{unanswered}\n{session}");
+    let (source, handed) = opened_early("early-unanswered", &session);
+    assert_eq!(handed.len(), 1);
+    assert!(!handed[0].is_empty());
+    assert_eq!(handed[0][0].question, source.runs[0].question);
     // Not from a file small enough to be read whole.
     let small = common::generated::claude_code_session(2, 2, 100);
     let (source, handed) = opened_early("early-small", &small);

@@ -130,6 +130,8 @@ pub struct SessionReader<'r> {
     /// When each tool was asked for, in any chain: ids are unique.
     called: HashMap<String, Stamp>,
     reader: &'r mut Reader,
+    /// Where [`SessionReader::whole_runs`] last cut the runs.
+    cut_before: Option<usize>,
 }
 
 impl<'r> SessionReader<'r> {
@@ -139,6 +141,7 @@ impl<'r> SessionReader<'r> {
             agents: Vec::new(),
             called: HashMap::new(),
             reader,
+            cut_before: None,
         }
     }
 
@@ -210,13 +213,18 @@ impl<'r> SessionReader<'r> {
     }
 
     /// The main conversation's runs that are whole already (every run
-    /// before the one that opened last), unless there are none yet.
-    pub fn whole_runs(&self) -> Option<Vec<Transcript>> {
-        let main = &self.chains[0];
-        let [Some(_), Some(latest)] = main.run_starts else {
+    /// before the one that opened last), unless there are none yet. Cut
+    /// once for each run that opens: only then can more be whole. (The
+    /// prompts before it may have made none: one nothing answered.)
+    pub fn whole_runs(&mut self) -> Option<Vec<Transcript>> {
+        let [Some(_), Some(latest)] = self.chains[0].run_starts else {
             return None;
         };
-        Some(cut_runs(main.recording.before(latest)))
+        if self.cut_before.replace(latest) == Some(latest) {
+            return None;
+        }
+        let runs = cut_runs(self.chains[0].recording.before(latest));
+        (!runs.is_empty()).then_some(runs)
     }
 
     pub fn finish(self) -> Session {
