@@ -185,12 +185,19 @@ pub struct WireBlock<'a> {
     pub id: Scalar<'a>,
     #[serde(borrow)]
     pub name: Scalar<'a>,
+    /// `null` kept as written: a tool given it answers with an error.
+    #[serde(deserialize_with = "present")]
     pub input: Option<Value>,
     #[serde(borrow)]
     pub tool_use_id: Scalar<'a>,
     #[serde(borrow)]
     pub content: Box<Content<'a>>,
     pub is_error: Scalar<'a>,
+}
+
+/// A field that is there, `null` included; `None` only when absent.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 /// Reads any value into `T`, which its lenient fields make infallible for
@@ -213,6 +220,15 @@ mod tests {
         assert_eq!(block.text.str(), None);
         assert_eq!(block.id.str(), None);
         assert!(!block.is_error.is_true());
+    }
+
+    #[test]
+    fn a_null_input_is_kept_and_an_absent_one_is_none() {
+        let null: WireBlock =
+            serde_json::from_str(r#"{"type": "tool_use", "input": null}"#).unwrap();
+        assert_eq!(null.input, Some(Value::Null));
+        let absent: WireBlock = serde_json::from_str(r#"{"type": "tool_use"}"#).unwrap();
+        assert_eq!(absent.input, None);
     }
 
     #[test]
