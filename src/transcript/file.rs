@@ -10,7 +10,6 @@ use std::fs::File;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::Scope;
 
 use serde_json::Value;
 
@@ -139,6 +138,24 @@ impl<'p> Reading<'p> {
     }
 }
 
+impl Reading<'_> {
+    /// Fills `chunk` with the next bytes: a chunk's worth from a file that
+    /// says its size; from a pipe, what one read gives, so that a line
+    /// written is handed on without waiting for a chunk's worth behind it.
+    fn fill(&mut self, chunk: &mut Vec<u8>) -> std::io::Result<usize> {
+        if self.size > 0 {
+            return self.take(CHUNK).read_to_end(chunk);
+        }
+        chunk.resize(PIPE_READ, 0);
+        let got = self.read(chunk);
+        chunk.truncate(*got.as_ref().unwrap_or(&0));
+        got
+    }
+}
+
+/// What one read from a pipe asks for: its usual capacity on Linux.
+const PIPE_READ: usize = 1 << 16;
+
 /// The rest of a session once its first chunk was read: the reader's errors
 /// come back as I/O errors, as [`FileLines`] reads them.
 impl Read for Reading<'_> {
@@ -173,22 +190,28 @@ fn session_head(bytes: &[u8], from: Option<Format>) -> Option<(Vec<Value>, usize
 }
 
 impl<'p> Rest<'p> {
-    /// The rest's lines, the file read on a thread of `scope` a chunk ahead
-    /// of the lines taken.
-    pub fn lines<'s>(self, scope: &'s Scope<'s, '_>) -> FileLines
-    where
-        'p: 's,
-    {
+    /// The rest's lines, the file read on a thread of its own a chunk ahead
+    /// of the lines taken. The thread is not waited for: lines that stop
+    /// early (a line that is no UTF-8) are not held up by a pipe whose
+    /// writer has not written more; it ends with the process, or when it
+    /// reads on and finds no one taking its chunks. It tells no progress:
+    /// the lines do, as they take its chunks.
+    pub fn lines(self) -> FileLines<'p> {
         let (full_sender, full) = mpsc::sync_channel(1);
         let (empty, empty_receiver) = mpsc::channel::<Vec<u8>>();
         let path = self.reading.path.clone();
-        let mut reading = self.reading;
-        scope.spawn(move || {
+        let progress = self.reading.progress;
+        let read_before = self.reading.read;
+        let mut reading = Reading {
+            progress: None,
+            ..self.reading
+        };
+        std::thread::spawn(move || {
             // Each chunk handed back empty is filled again, until the file
             // ends, fails, or the lines are no longer wanted.
             for mut chunk in empty_receiver {
                 chunk.clear();
-                let got = (&mut reading).take(CHUNK).read_to_end(&mut chunk);
+                let got = reading.fill(&mut chunk);
                 let sent = match got {
                     Ok(0) => break,
                     Ok(_) => full_sender.send(Ok(chunk)),
@@ -212,6 +235,8 @@ impl<'p> Rest<'p> {
                 full,
                 empty,
                 failure: None,
+                progress,
+                read: read_before,
             },
             path,
             number: self.lines,
@@ -224,15 +249,18 @@ impl<'p> Rest<'p> {
 /// The file's bytes as the reading thread hands them over, chunk by
 /// chunk; each chunk goes back to it, emptied, to be filled again, so
 /// every allocation stays on the thread that made it.
-struct ReadAhead {
+struct ReadAhead<'p> {
     chunk: Vec<u8>,
     at: usize,
     full: Receiver<Result<Vec<u8>, LoadError>>,
     empty: Sender<Vec<u8>>,
     failure: Option<LoadError>,
+    progress: Option<&'p Progress>,
+    /// The bytes of the file handed over so far.
+    read: u64,
 }
 
-impl Read for ReadAhead {
+impl Read for ReadAhead<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let got = self.fill_buf()?.read(buf)?;
         self.consume(got);
@@ -240,20 +268,26 @@ impl Read for ReadAhead {
     }
 }
 
-impl BufRead for ReadAhead {
+impl BufRead for ReadAhead<'_> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         if self.at == self.chunk.len() {
             // The thread is gone once the file is read: nothing to hand back.
             self.empty.send(std::mem::take(&mut self.chunk)).ok();
             self.at = 0;
             match self.full.recv() {
-                Ok(Ok(chunk)) => self.chunk = chunk,
+                Ok(Ok(chunk)) => {
+                    self.read += chunk.len() as u64;
+                    self.progress.inspect(|p| p.read(self.read));
+                    self.chunk = chunk;
+                }
                 Ok(Err(failure)) => {
                     self.failure = Some(failure);
                     return Err(std::io::Error::other("the read failed"));
                 }
                 // The file ended.
-                Err(_) => {}
+                Err(_) => {
+                    self.progress.inspect(|p| p.read_all());
+                }
             }
         }
         Ok(&self.chunk[self.at..])
@@ -267,8 +301,8 @@ impl BufRead for ReadAhead {
 /// A file's lines read one at a time, each with its 0-based number. A read
 /// that fails or a line that is no UTF-8 ends the lines, and is kept for
 /// [`FileLines::failure`].
-pub struct FileLines {
-    ahead: ReadAhead,
+pub struct FileLines<'p> {
+    ahead: ReadAhead<'p>,
     path: PathBuf,
     number: usize,
     /// Where the next line begins in the file.
@@ -276,14 +310,14 @@ pub struct FileLines {
     failed: Option<LoadError>,
 }
 
-impl FileLines {
+impl FileLines<'_> {
     /// Why the lines ended before the file did, if they did.
     pub fn failure(&mut self) -> Option<LoadError> {
         self.failed.take()
     }
 }
 
-impl Iterator for FileLines {
+impl Iterator for FileLines<'_> {
     type Item = (usize, String);
 
     fn next(&mut self) -> Option<(usize, String)> {

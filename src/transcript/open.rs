@@ -164,16 +164,14 @@ fn open_file_with(
     let bytes = match reading.first_chunk(how.from)? {
         Opened::Whole(bytes) => bytes,
         Opened::Session(head, rest) => {
-            return std::thread::scope(|scope| {
-                let mut rest = rest.lines(scope);
-                let lines = JsonLines::after(head.len(), &mut rest);
-                let source = import::load_session(head, lines, (&origin, &name), how.early);
-                // A read that failed ends the lines early: it is the error.
-                if let Some(failure) = rest.failure() {
-                    return Err(failure);
-                }
-                source.map(|source| (source, None))
-            });
+            let mut rest = rest.lines();
+            let lines = JsonLines::after(head.len(), &mut rest);
+            let source = import::load_session(head, lines, (&origin, &name), how.early);
+            // A read that failed ends the lines early: it is the error.
+            if let Some(failure) = rest.failure() {
+                return Err(failure);
+            }
+            return source.map(|source| (source, None));
         }
     };
     if bytes.starts_with(b"PK\x03\x04") {

@@ -1260,3 +1260,39 @@ fn a_write_killed_midway_leaves_nothing_behind() {
     }
     panic!("the import was never seen writing");
 }
+
+#[test]
+fn a_session_on_a_pipe_that_breaks_is_refused_without_waiting_for_the_writer() {
+    // A session past its first chunk, a line that is no UTF-8, and a
+    // writer that keeps the pipe open: the refusal comes at once.
+    let mut session = common::generated::claude_code_session(4, 40, 10_000).into_bytes();
+    session.extend_from_slice(b"{\"type\": \"user\", \"x\": \"\xff\"}\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("loopstep"))
+        .args(["validate", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, &session).unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    drop(stdin);
+    let status = status.unwrap_or_else(|| {
+        child.kill().ok();
+        panic!("still reading a pipe whose writer had nothing more to say")
+    });
+    assert_eq!(status.code(), Some(2));
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("is not UTF-8 text"), "{err}");
+}
