@@ -238,6 +238,17 @@ impl Say {
         }
     }
 
+    /// Said of a tool that took long: the production concern the lessons
+    /// name, that max_turns counts model calls and bounds no tool's time.
+    pub fn detail_long_tool(self) -> &'static str {
+        self.pick(
+            " · max_turns counts model calls, not time: nothing in this loop stops a tool that \
+             hangs; a production harness gives each tool a timeout",
+            " · max_turns 只限制模型调用次数，不限制时间：这个循环里没有什么能停下卡住的工具；\
+             生产环境的运行框架会给每个工具设超时",
+        )
+    }
+
     /// " · took 4.2 s", for a `run` line: how long a recorded step took.
     pub fn took(self, time: &Timing) -> String {
         let took = self.duration(time.millis);

@@ -229,10 +229,19 @@ fn the_detail_shows_when_a_call_and_a_tool_started_and_marks_a_long_one() {
     let cell = &buffer[(line[..column].chars().count() as u16, row as u16)];
     let slow = Settings::default().theme.ink(theme::SLOW.fg.unwrap());
     assert_eq!(cell.fg, slow, "the long tool stands out");
+    // What the budget does not bound, said where a tool took long.
+    assert!(
+        text.contains("max_turns counts") && text.contains("model calls, not time"),
+        "{text}"
+    );
     let (screen, _) = screen_at(&source, Lang::Zh, last_tool);
     let text = screen.join("\n");
     assert!(
         text.contains("开始于 20:29:59 · 用时 30.6 秒（较长）"),
+        "{text}"
+    );
+    assert!(
+        text.contains("max_turns 只限制") && text.contains("不限制时间"),
         "{text}"
     );
 }

@@ -154,6 +154,10 @@ fn time_line(app: &App) -> Option<Line<'static>> {
         {
             words.push_str(&app.say().detail_while_streaming(early));
         }
+        // The budget bounds calls, not a tool's time (seed 000's limits).
+        if time.is_long() {
+            words.push_str(app.say().detail_long_tool());
+        }
     }
     Some(Line::styled(words, style))
 }
