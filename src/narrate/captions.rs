@@ -1,6 +1,7 @@
 //! Captions: what the current step does and why, in a sentence or two.
 
 use super::{Lang, Say, plural};
+use crate::dialect::Dialect;
 use crate::engine::{EndedBy, Ending, Rounds};
 use crate::text::one_line;
 use crate::transcript::Compaction;
@@ -188,7 +189,7 @@ impl Say {
     pub fn caption_check_lesson_answer(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
         let (field, tool) = (self.stop_field(), self.w.tool_stop);
-        match self.lang {
+        let mut caption = match self.lang {
             Lang::En => format!(
                 "Check: {field} {stop_reason} is not {tool}, and the lesson's simple check treats \
                  everything else as the answer. Press c for the production check."
@@ -197,7 +198,19 @@ impl Say {
                 "检查：{field} 为 {stop_reason}，不是 {tool}；本课简化检查把其余一切都当作回答。\
                  按 c 切换到生产循环。"
             ),
+        };
+        // The simple rule is the Messages lesson's (seed 000); the Chat
+        // Completions lesson's own loop (seed 001) already reads
+        // finish_reason, as the production check does.
+        if self.dialect == Dialect::OpenaiChat {
+            caption.push_str(self.pick(
+                " This rule is the Messages lesson's; the Chat Completions lesson's own loop \
+                 already reads finish_reason, as the production check does.",
+                "这条规则来自 Messages API 那一课；Chat Completions 那一课自己的循环已经检查 \
+                 finish_reason，和生产循环一样。",
+            ));
         }
+        caption
     }
 
     /// What a dispatch did: `raised` when this harness hands a failure to

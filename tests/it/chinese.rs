@@ -409,3 +409,34 @@ fn under_the_lesson_check_the_caption_says_what_the_production_check_does_instea
         assert!(screen.contains(&says), "{run} {lang:?}: {says} in {screen}");
     }
 }
+
+#[test]
+fn on_an_openai_run_the_lesson_check_says_whose_rule_it_is() {
+    // Seed 001's own loop reads finish_reason; the simple rule is seed 000's.
+    for (run, lang, says, whose) in [
+        (
+            "pending-tool-call",
+            Lang::En,
+            "This rule is the Messages lesson's",
+            true,
+        ),
+        (
+            "pending-tool-call",
+            Lang::Zh,
+            "这条规则来自 Messages API 那一课",
+            true,
+        ),
+        (
+            "pause-turn",
+            Lang::En,
+            "This rule is the Messages lesson's",
+            false,
+        ),
+    ] {
+        let mut app = common::screen::app_in(lang, run);
+        let screen = common::screen::drive(&mut app, 100, 30, &["c", "Right", "Right"]);
+        let text = common::screen::rows(screen.backend().buffer()).join(" ");
+        let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(text.contains(says), whose, "{run} {lang:?}: {text}");
+    }
+}
