@@ -39,6 +39,11 @@ impl<'a> Document<'a> {
     /// `messages` list and none of the other formats' keys; `None` for
     /// anything else, which is then read as a tree and recognised there.
     pub fn of_text(text: &'a str) -> Option<Document<'a>> {
+        // An array (an exchange log, a bare messages list) is left to the
+        // tree at once, rather than scanned to its end for nothing.
+        if !text.trim_start().starts_with('{') {
+            return None;
+        }
         let document = serde_json::from_str::<Json<Document>>(text)
             .ok()?
             .object()?;

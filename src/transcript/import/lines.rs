@@ -91,9 +91,7 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
             column: error.column(),
         })
     }
-}
 
-impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
     /// The next line that is not blank, parsed by `parse`; `None` after
     /// the last line or at the first that is no JSON.
     pub fn parse_next<T>(

@@ -14,9 +14,9 @@ mod segment;
 mod shape;
 mod trajectory;
 
-use serde_json::Value;
-
 use std::time::Instant;
+
+use serde_json::Value;
 
 use super::{Early, LoadError, Note, Transcript};
 use crate::dialect::Dialect;

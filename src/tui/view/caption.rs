@@ -154,8 +154,11 @@ fn step_caption(app: &App) -> String {
                     _ => None,
                 })
                 .unwrap_or_default();
-            let production = production_verdict(app, checked);
-            if app.config().check == CheckPolicy::Lesson && production != Verdict::Answer {
+            // Asked only under the lesson's check, where the two can differ.
+            let production = (app.config().check == CheckPolicy::Lesson)
+                .then(|| production_verdict(app, checked))
+                .filter(|verdict| *verdict != Verdict::Answer);
+            if let Some(production) = production {
                 let continues = production == Verdict::Continue;
                 say.caption_lesson_returned(&short(checked), &short(text), continues)
             } else {
