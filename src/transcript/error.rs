@@ -1,37 +1,176 @@
 //! Everything that can be wrong with a transcript, worded for the person who
 //! has to fix it: what is wrong, in which file, and where in it.
 
-use std::fmt;
 use std::path::PathBuf;
 
+use serde_json::Value;
 use thiserror::Error;
 
-use super::Format;
+use super::{Format, Note};
+use crate::dialect::Dialect;
 
 /// One problem found by validation, at a JSON path such as `replies[1].content[0].id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     pub path: String,
-    pub message: String,
+    pub why: Why,
 }
 
 impl Problem {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(path: impl Into<String>, why: Why) -> Self {
         Problem {
             path: path.into(),
-            message: message.into(),
+            why,
         }
     }
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "at the top level: {}", self.message)
-        } else {
-            write!(f, "at `{}`: {}", self.path, self.message)
+/// What is wrong with a transcript or a recording, as data; narrate words
+/// it in the reader's language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// The file's format version is not the one this build reads.
+    Version {
+        found: u32,
+    },
+    /// A field that must hold text is empty.
+    Empty,
+    NoReply,
+    /// A search environment with no page to find.
+    NoPage,
+    MissingField {
+        field: &'static str,
+    },
+    ToolDeclaredTwice {
+        tool: String,
+    },
+    /// A replay environment for a tool `tools` does not declare.
+    UndeclaredTool {
+        name: String,
+    },
+    /// The goal names a tool `tools` does not declare.
+    GoalToolUndeclared {
+        tool: String,
+    },
+    /// An id that no tool call in `replies` has.
+    NoSuchCall {
+        id: String,
+    },
+    /// Another API's word for a stop reason.
+    ForeignStopReason {
+        reason: String,
+        of: Dialect,
+        run: Dialect,
+    },
+    ResultInReply,
+    CallWithoutId,
+    CallIdReused {
+        id: String,
+        first: String,
+    },
+    Unanswerable {
+        id: String,
+        name: String,
+    },
+    CallsCountFromOne,
+    NoModelCall,
+    /// A transcript document that is no JSON object.
+    NotAnObject {
+        held: JsonKind,
+    },
+    /// A scenario's base that is no built-in run.
+    NoSuchBase {
+        base: String,
+    },
+    SharedHistoryMissing {
+        shared: usize,
+        count: usize,
+    },
+    NotPartOfHistory {
+        from: usize,
+        to: usize,
+        shared: usize,
+        len: usize,
+    },
+    /// A folder opened as a Claude Code project holds no session.
+    NoSession,
+    /// No session of a project folder could be read, each for its reasons.
+    NoSessionRead {
+        why: Vec<Note>,
+    },
+    ArchiveUnreadable {
+        error: String,
+    },
+    MemberUnreadable {
+        name: String,
+        error: String,
+    },
+    MemberNotJson {
+        name: String,
+        error: String,
+    },
+    NoEvalHeader,
+    TooFewLines,
+    /// Read in a format, the file made no run.
+    NoRun {
+        format: Format,
+        seen: Seen,
+    },
+    /// A parser's own words, kept as it wrote them.
+    Parser(String),
+}
+
+/// The kind of a JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonKind {
+    pub fn of(value: &Value) -> Self {
+        match value {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Bool,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
         }
     }
+}
+
+/// What a file held, for a refusal that says so; `keys` are an object's
+/// first few keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    Object {
+        keys: Vec<String>,
+    },
+    EmptyArray,
+    /// An array of objects: how many, and the first one's keys.
+    Objects {
+        count: usize,
+        keys: Vec<String>,
+    },
+    /// An array whose first item is no object.
+    ArrayOf(JsonKind),
+    Scalar(JsonKind),
+    /// JSON Lines: how many, and the first line's keys.
+    Lines {
+        count: usize,
+        keys: Vec<String>,
+    },
+    /// A cassette's interactions, none of them a model call.
+    Interactions {
+        count: usize,
+    },
+    /// Events that add up to no known API's response.
+    Events,
 }
 
 #[derive(Debug, Error)]
@@ -77,14 +216,13 @@ pub enum LoadError {
         problems: Vec<Problem>,
     },
     #[error(
-        "{origin} is in none of the formats loopstep reads ({}); its top level is \
-         {seen}{}",
+        "{origin} is in none of the formats loopstep reads ({}); {seen}{}",
         Format::ALL.map(Format::describe).join(", "),
         closest_words(closest)
     )]
     NotRecognized {
         origin: String,
-        seen: String,
+        seen: Seen,
         /// The formats whose marks it shares, nearest first, with the keys
         /// it shares.
         closest: Vec<(Format, Vec<String>)>,
@@ -125,10 +263,10 @@ fn bullet_list(problems: &[Problem]) -> String {
 }
 
 impl LoadError {
-    pub(crate) fn one_problem(origin: &str, path: &str, message: String) -> Self {
+    pub(crate) fn one_problem(origin: &str, path: &str, why: Why) -> Self {
         LoadError::Invalid {
             origin: origin.to_owned(),
-            problems: vec![Problem::new(path, message)],
+            problems: vec![Problem::new(path, why)],
         }
     }
 

@@ -30,7 +30,7 @@ use crate::engine::{
 pub use crate::vocab::{Note, Skip};
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub(crate) use error::size_words;
-pub use error::{LoadError, Problem};
+pub use error::{JsonKind, LoadError, Problem, Seen, Why};
 pub use import::{Format, Kind, Source};
 pub use localized::Localized;
 pub use open::{

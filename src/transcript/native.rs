@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    BUILTIN_NAMES, LoadError, Problem, ToolErrors, Transcript, builtin_in, localize, required,
+    JsonKind, LoadError, Problem, ToolErrors, Transcript, Why, builtin_in, localize, required,
     shared, validate,
 };
 use crate::lang::Lang;
@@ -74,7 +74,7 @@ impl Transcript {
                     } else {
                         format!("[{i}].{}", p.path)
                     };
-                    Problem::new(path, p.message)
+                    Problem::new(path, p.why)
                 })
             })
             .collect();
@@ -105,10 +105,9 @@ impl Transcript {
             return Err(LoadError::one_problem(
                 origin,
                 "",
-                format!(
-                    "a transcript is a JSON object, but this file holds {}",
-                    json_kind(&top)
-                ),
+                Why::NotAnObject {
+                    held: JsonKind::of(&top),
+                },
             ));
         };
         // A scenario is recognised by its `base` field; it borrows a built-in run.
@@ -130,11 +129,9 @@ impl Scenario {
             return Err(LoadError::one_problem(
                 origin,
                 "base",
-                format!(
-                    "`{}` is not a built-in run; choose one of: {}",
-                    self.base,
-                    BUILTIN_NAMES.join(", ")
-                ),
+                Why::NoSuchBase {
+                    base: self.base.clone(),
+                },
             ));
         };
         let base = base?;
@@ -159,17 +156,6 @@ pub(super) fn valid<T>(value: T, problems: Vec<Problem>, origin: &str) -> Result
             origin: origin.to_owned(),
             problems,
         })
-    }
-}
-
-pub(crate) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

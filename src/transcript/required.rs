@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::Problem;
+use super::{Problem, Why};
 
 /// Required fields of an object, and the fields that hold further objects.
 struct Shape {
@@ -105,10 +105,7 @@ fn walk(value: &Value, shape: &Shape, at: &str, found: &mut Vec<Problem>) {
     };
     for field in shape.required {
         if !fields.contains_key(*field) {
-            found.push(Problem::new(
-                at,
-                format!("the required field `{field}` is missing"),
-            ));
+            found.push(Problem::new(at, Why::MissingField { field }));
         }
     }
     for (field, holds, inner) in shape.inner {

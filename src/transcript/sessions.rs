@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::open::open_file;
-use super::{Format, Kind, LoadError, Note, Opening, Source};
+use super::{Format, Kind, LoadError, Note, Opening, Source, Why};
 use crate::lang::Lang;
 
 /// Every session of a project folder, in name order, each with its sub-agents.
@@ -20,9 +20,7 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
         return Err(LoadError::one_problem(
             &dir.display().to_string(),
             "",
-            "a folder opens as a Claude Code project, but this one holds no session \
-             (`*.jsonl`)"
-                .to_owned(),
+            Why::NoSession,
         ));
     }
     let mut project = Source {
@@ -51,18 +49,10 @@ pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, Loa
         }
     }
     if project.runs.is_empty() {
-        let why = project
-            .notes
-            .iter()
-            .map(Note::to_string)
-            .collect::<Vec<_>>();
         return Err(LoadError::one_problem(
             &dir.display().to_string(),
             "",
-            format!(
-                "no session of this folder could be read: {}",
-                why.join("; ")
-            ),
+            Why::NoSessionRead { why: project.notes },
         ));
     }
     Ok(project)

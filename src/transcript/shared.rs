@@ -19,7 +19,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{LoadError, Problem, Transcript, localize, required, validate};
+use super::{LoadError, Problem, Transcript, Why, localize, required, validate};
 use crate::engine::{History, Log, Message};
 use crate::lang::Lang;
 
@@ -59,12 +59,10 @@ pub fn parse(doc: Value, origin: &str, lang: Lang) -> Result<Vec<Transcript>, Lo
     let mut problems = Vec::new();
     if file.version != super::FORMAT_VERSION {
         problems.push(Problem::new(
-            "version".to_owned(),
-            format!(
-                "this build reads version {}, not {}",
-                super::FORMAT_VERSION,
-                file.version
-            ),
+            "version",
+            Why::Version {
+                found: file.version,
+            },
         ));
     }
     let logs: Vec<Arc<Log>> = file.histories.into_iter().map(Log::new).collect();
@@ -85,12 +83,12 @@ fn read_run(
     at: &str,
     lang: Lang,
 ) -> Result<Transcript, Vec<Problem>> {
-    let problem = |path: &str, message: String| Problem::new(format!("{at}.{path}"), message);
+    let problem = |path: &str, why: Why| Problem::new(format!("{at}.{path}"), why);
     let part = match run.get("history") {
         Some(Value::Object(_)) => {
             let value = run.as_object_mut().and_then(|r| r.remove("history"));
             let part = serde_json::from_value::<Part>(value.unwrap_or_default())
-                .map_err(|e| vec![problem("history", e.to_string())])?;
+                .map_err(|e| vec![problem("history", Why::Parser(e.to_string()))])?;
             Some(part)
         }
         _ => None,
@@ -100,27 +98,30 @@ fn read_run(
     if !missing.is_empty() {
         return Err(missing);
     }
-    let mut transcript: Transcript = serde_path_to_error::deserialize(run)
-        .map_err(|e| vec![problem(&e.path().to_string(), e.into_inner().to_string())])?;
+    let mut transcript: Transcript = serde_path_to_error::deserialize(run).map_err(|e| {
+        let why = Why::Parser(e.inner().to_string());
+        vec![problem(&e.path().to_string(), why)]
+    })?;
     if let Some(part) = part {
         let log = logs.get(part.shared).ok_or_else(|| {
             vec![problem(
                 "history.shared",
-                format!(
-                    "names shared history {}, but the file has {}",
-                    part.shared,
-                    logs.len()
-                ),
+                Why::SharedHistoryMissing {
+                    shared: part.shared,
+                    count: logs.len(),
+                },
             )]
         })?;
         let len = log.messages().len();
         if part.from > part.to || part.to > len {
             return Err(vec![problem(
                 "history",
-                format!(
-                    "messages {} to {} are not a part of shared history {}, which holds {len}",
-                    part.from, part.to, part.shared
-                ),
+                Why::NotPartOfHistory {
+                    from: part.from,
+                    to: part.to,
+                    shared: part.shared,
+                    len,
+                },
             )]);
         }
         transcript.history = History::between(log, part.from, part.to);
@@ -128,8 +129,8 @@ fn read_run(
     let problems: Vec<Problem> = validate::problems(&transcript)
         .into_iter()
         .map(|p| match p.path.is_empty() {
-            true => Problem::new(at.to_owned(), p.message),
-            false => problem(&p.path, p.message),
+            true => Problem::new(at.to_owned(), p.why),
+            false => problem(&p.path, p.why),
         })
         .collect();
     if problems.is_empty() {

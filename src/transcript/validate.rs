@@ -5,20 +5,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::dialect::Dialect;
 use crate::engine::{Block, StopReason, ToolEnv};
 
-use super::{FORMAT_VERSION, Problem, Transcript};
+use super::{FORMAT_VERSION, Problem, Transcript, Why};
 
 pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
     let mut found = Vec::new();
-    let mut problem = |path: String, message: String| found.push(Problem::new(path, message));
+    let mut problem = |path: String, why: Why| found.push(Problem::new(path, why));
 
     if t.version != FORMAT_VERSION {
-        problem(
-            "version".into(),
-            format!(
-                "version {} is not supported; this loopstep reads version {FORMAT_VERSION}",
-                t.version
-            ),
-        );
+        problem("version".into(), Why::Version { found: t.version });
     }
     for (field, value) in [
         ("id", &t.id),
@@ -26,14 +20,11 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
         ("model", &t.model),
     ] {
         if value.trim().is_empty() {
-            problem(field.into(), "must not be empty".into());
+            problem(field.into(), Why::Empty);
         }
     }
     if t.replies.is_empty() {
-        problem(
-            "replies".into(),
-            "holds no reply: the model would have nothing to say".into(),
-        );
+        problem("replies".into(), Why::NoReply);
     }
 
     let mut tool_names = BTreeSet::new();
@@ -41,7 +32,9 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
         if !tool_names.insert(tool.name.as_str()) {
             problem(
                 format!("tools[{i}].name"),
-                format!("tool `{}` is declared twice", tool.name),
+                Why::ToolDeclaredTwice {
+                    tool: tool.name.clone(),
+                },
             );
         }
     }
@@ -49,13 +42,13 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
         if !tool_names.contains(name.as_str()) {
             problem(
                 format!("environment.{name}"),
-                format!("no tool named `{name}` is declared in `tools`"),
+                Why::UndeclaredTool { name: name.clone() },
             );
         }
         if let ToolEnv::Search { pages } = env
             && pages.is_empty()
         {
-            problem(format!("environment.{name}.pages"), "holds no page".into());
+            problem(format!("environment.{name}.pages"), Why::NoPage);
         }
     }
 
@@ -64,10 +57,9 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
     {
         problem(
             "goal.tool_succeeded".into(),
-            format!(
-                "no tool named `{}` is declared in `tools`, so the goal could never be met",
-                goal.tool_succeeded
-            ),
+            Why::GoalToolUndeclared {
+                tool: goal.tool_succeeded.clone(),
+            },
         );
     }
     if let Some(call) = t.ending.as_ref().and_then(|e| e.call.as_deref())
@@ -76,10 +68,7 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
             .iter()
             .any(|r| r.tool_calls().any(|c| c.id == call))
     {
-        problem(
-            "ending.call".into(),
-            format!("no tool_use in `replies` has the id `{call}`"),
-        );
+        problem("ending.call".into(), Why::NoSuchCall { id: call.into() });
     }
     let dialect = t.dialect();
     let mut ids: BTreeMap<&str, String> = BTreeMap::new();
@@ -91,46 +80,36 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
             .into_iter()
             .find(|d| !dialect.knows_stop(&reply.stop_reason) && d.knows_stop(&reply.stop_reason));
         if let Some(other) = other {
-            let reason = other.stop_reason(&reply.stop_reason);
-            let own = dialect
-                .spell(reason)
-                .map_or("has no word for it".to_owned(), |w| {
-                    format!("calls it `{w}`")
-                });
             problem(
                 format!("replies[{r}].stop_reason"),
-                format!(
-                    "`{}` is a stop reason of {}, but this run speaks {}, which {own}",
-                    reply.stop_reason,
-                    other.words().api,
-                    dialect.words().api
-                ),
+                Why::ForeignStopReason {
+                    reason: reply.stop_reason.clone(),
+                    of: other,
+                    run: dialect,
+                },
             );
         }
         if reply.stop_reason.trim().is_empty() {
-            problem(
-                format!("replies[{r}].stop_reason"),
-                "must not be empty".into(),
-            );
+            problem(format!("replies[{r}].stop_reason"), Why::Empty);
         }
         let asks_for_tools = dialect.stop_reason(&reply.stop_reason) == StopReason::ToolUse;
         for (b, block) in reply.content.iter().enumerate() {
             let at = format!("replies[{r}].content[{b}]");
             match block {
-                Block::ToolResult { .. } => problem(
-                    at,
-                    "a model reply cannot hold a tool_result; results come from the tools".into(),
-                ),
+                Block::ToolResult { .. } => problem(at, Why::ResultInReply),
                 Block::ToolUse { id, name, .. } => {
                     if id.trim().is_empty() {
-                        problem(format!("{at}.id"), "a tool_use needs an id".into());
+                        problem(format!("{at}.id"), Why::CallWithoutId);
                     } else if let Some(first) = ids.insert(id, at.clone())
                         // A recording used it twice: that is evidence, kept.
                         && !t.recorded
                     {
                         problem(
                             format!("{at}.id"),
-                            format!("tool_use id `{id}` is already used at `{first}`"),
+                            Why::CallIdReused {
+                                id: id.clone(),
+                                first,
+                            },
                         );
                     }
                     // A reused id's n-th use needs the n-th recorded result.
@@ -146,11 +125,10 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                     if asks_for_tools && !answerable {
                         problem(
                             at,
-                            format!(
-                                "tool_use `{id}` calls `{name}`, which has no recorded result \
-                                 (add one under `results.{id}`) and no replay environment \
-                                 (add one under `environment.{name}`)"
-                            ),
+                            Why::Unanswerable {
+                                id: id.clone(),
+                                name: name.clone(),
+                            },
                         );
                     }
                 }
@@ -163,27 +141,18 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
     }
     for id in t.results.keys() {
         if !ids.contains_key(id.as_str()) {
-            problem(
-                format!("results.{id}"),
-                format!("no tool_use in `replies` has the id `{id}`"),
-            );
+            problem(format!("results.{id}"), Why::NoSuchCall { id: id.clone() });
         }
     }
     for (i, insertion) in t.inserted.iter().enumerate() {
         if insertion.before_call == 0 {
-            problem(
-                format!("inserted[{i}].before_call"),
-                "calls are numbered from 1".into(),
-            );
+            problem(format!("inserted[{i}].before_call"), Why::CallsCountFromOne);
         }
     }
     if let Some(expect) = &t.expect
         && expect.model_calls == Some(0)
     {
-        problem(
-            "expect.model_calls".into(),
-            "must be at least 1: every run calls the model once".into(),
-        );
+        problem("expect.model_calls".into(), Why::NoModelCall);
     }
     found
 }

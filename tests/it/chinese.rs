@@ -283,7 +283,34 @@ fn load_errors_speak_chinese_under_lang_zh() {
     let unknown = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("unknown-zh.json");
     std::fs::write(&unknown, r#"{"history": [], "model": "m"}"#).unwrap();
     let unknown = unknown.to_str().unwrap().to_owned();
+    let invalid = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("invalid-zh.json");
+    let run = r#"{"version": 2, "id": " ", "title": "t", "question": "q", "model": "m",
+        "max_turns": 3, "tools": [{"name": "a"}, {"name": "a"}],
+        "replies": [{"stop_reason": "end_turn", "content": []}],
+        "results": {"zz": {"content": "r"}}}"#;
+    std::fs::write(&invalid, run).unwrap();
+    let invalid = invalid.to_str().unwrap().to_owned();
+    let lines = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lines-zh.jsonl");
+    std::fs::write(&lines, "{\"a\": 1}\n{\"b\": 2}\n").unwrap();
+    let lines = lines.to_str().unwrap().to_owned();
     for (args, expected) in [
+        (
+            vec!["validate", &invalid],
+            vec![
+                "不是有效的运行记录（4 个问题）",
+                "在 `version`：不支持版本 2；这个 loopstep 读取版本 1",
+                "在 `id`：不能为空",
+                "在 `tools[1].name`：工具 `a` 被声明了两次",
+                "在 `results.zz`：`replies` 里没有 id 为 `zz` 的 tool_use",
+            ],
+        ),
+        (
+            vec!["validate", "--from", "claude-code", &lines],
+            vec![
+                "在顶层：用 `--from claude-code` 读取（Claude Code 会话（JSON Lines）），\
+                 其中没有模型回答过的提问；它是 2 行 JSON，第一行是对象，键为 `a`",
+            ],
+        ),
         (
             vec!["validate", "parris"],
             vec!["既不是内置记录，也不是文件", "你是不是想打开 `paris`？"],

@@ -17,7 +17,7 @@ use super::{conversation, exchanges};
 use crate::dialect::Dialect;
 use crate::dialect::read::Reader;
 use crate::engine::{Block, Stamp, Timing};
-use crate::transcript::{LoadError, Note};
+use crate::transcript::{LoadError, Note, Why};
 
 /// Whether `top` is an Inspect eval log.
 pub fn detect(top: &Map<String, Value>) -> bool {
@@ -322,11 +322,11 @@ fn natural_key(name: &str) -> Vec<(u64, String)> {
 /// `samples/<id>_epoch_<n>.json` per sample.
 /// https://inspect.aisi.org.uk/eval-logs.html
 pub fn unpack(bytes: &[u8], origin: &str, max_size: u64) -> Result<Value, LoadError> {
-    let broken = |why: String| LoadError::one_problem(origin, "", why);
+    let broken = |why: Why| LoadError::one_problem(origin, "", why);
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| {
-        broken(format!(
-            "an Inspect .eval log is a zip archive, but this one is not readable: {e}"
-        ))
+        broken(Why::ArchiveUnreadable {
+            error: e.to_string(),
+        })
     })?;
     let mut names: Vec<String> = archive
         .file_names()
@@ -336,18 +336,24 @@ pub fn unpack(bytes: &[u8], origin: &str, max_size: u64) -> Result<Value, LoadEr
     // Everything unpacked counts against the limit a file's size has.
     let mut room = max_size;
     let mut read = |name: &str| -> Result<Value, LoadError> {
-        let text = member_text(&mut archive, name, room)
-            .map_err(|e| broken(format!("`{name}` in the archive cannot be read: {e}")))?;
+        let text = member_text(&mut archive, name, room).map_err(|e| {
+            broken(Why::MemberUnreadable {
+                name: name.to_owned(),
+                error: e.to_string(),
+            })
+        })?;
         room -= text.len() as u64;
-        serde_json::from_str(&text)
-            .map_err(|e| broken(format!("`{name}` in the archive is not JSON: {e}")))
+        serde_json::from_str(&text).map_err(|e| {
+            broken(Why::MemberNotJson {
+                name: name.to_owned(),
+                error: e.to_string(),
+            })
+        })
     };
     let header = ["header.json", "_journal/start.json"]
         .into_iter()
         .find(|n| names.iter().any(|have| have == n))
-        .ok_or_else(|| {
-            broken("the archive holds no header.json: not an Inspect .eval log".to_owned())
-        })?;
+        .ok_or_else(|| broken(Why::NoEvalHeader))?;
     let eval = read(header)?.get("eval").cloned().unwrap_or(Value::Null);
     // In the order of their ids and epochs: `samples/2_epoch_1.json`
     // before `samples/10_epoch_1.json`.

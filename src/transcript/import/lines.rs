@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::transcript::LoadError;
+use crate::transcript::{LoadError, Why};
 
 /// Lines, each parsed as it is taken; blank lines are passed over. Taking
 /// stops at the first line that is not JSON, which [`JsonLines::finish`]
@@ -67,8 +67,7 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
             document_error.map(|e| LoadError::from_json(origin, String::new(), e))
         };
         let Some((number, error)) = failed else {
-            let too_few =
-                LoadError::one_problem(origin, "", "it holds fewer than two lines".into());
+            let too_few = LoadError::one_problem(origin, "", Why::TooFewLines);
             return Err(not_json(self.document_error).unwrap_or(too_few));
         };
         let last = self.lines.all(|(_, line)| line.as_ref().trim().is_empty());

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::{Early, LoadError, Note, Transcript};
+use super::{Early, LoadError, Note, Seen, Transcript, Why};
 use crate::dialect::Dialect;
 use crate::dialect::read::{Reader, Skipped};
 use crate::lang::Lang;
@@ -340,7 +340,11 @@ fn load_conversation(text: &str, (origin, name): (&str, &str)) -> Option<Source>
     let document = conversation::Document::of_text(text)?;
     let mut read = Read::new(Format::Conversation, name, origin, Vec::new());
     conversation::read_document(document, &mut read.main, &mut read.reader);
-    finish_import(read, Format::Conversation, origin, String::new).ok()
+    // A refusal here is never shown: the text is read again as a tree.
+    let seen = || Seen::Object {
+        keys: vec!["messages".to_owned()],
+    };
+    finish_import(read, Format::Conversation, origin, seen).ok()
 }
 
 /// The rest of the lines, after `head`; the number of a cut-off last line.
@@ -498,7 +502,7 @@ fn finish_import(
     read: Read,
     format: Format,
     origin: &str,
-    seen: impl FnOnce() -> String,
+    seen: impl FnOnce() -> Seen,
 ) -> Result<Source, LoadError> {
     let Read {
         mut main,
@@ -530,12 +534,10 @@ fn finish_import(
         return Err(LoadError::one_problem(
             origin,
             "",
-            format!(
-                "read as {} (`--from {}`), it holds no prompt that the model answered; {}",
-                format.describe(),
-                format.flag(),
-                seen()
-            ),
+            Why::NoRun {
+                format,
+                seen: seen(),
+            },
         ));
     }
     Ok(Source {

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::{Format, HEAD_LINES, Parsed, codex, inspect, openhands, trajectory};
+use crate::transcript::{JsonKind, Seen};
 
 /// The format one item of a file (a line, an array's item) is in.
 fn looks_like(v: &Value) -> Option<Format> {
@@ -50,18 +51,14 @@ pub(super) fn detect_lines(lines: &[Value]) -> Option<Format> {
 }
 
 /// What a file that made no run held, in its own terms.
-pub(super) fn what_was_read(format: Format, parsed: &Parsed) -> String {
-    let count = match parsed {
-        Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.len(),
-        Parsed::Document(_) => 0,
-    };
-    match format {
-        Format::Cassette => format!(
-            "{count} of its interactions {} a model call",
-            if count == 1 { "is" } else { "are" }
-        ),
-        Format::Events => "its events add up to no response of a known API".to_owned(),
-        _ => format!("its top level is {}", describe_top(parsed)),
+pub(super) fn what_was_read(format: Format, parsed: &Parsed) -> Seen {
+    match (format, parsed) {
+        (Format::Cassette, Parsed::Document(Value::Array(items)) | Parsed::Lines(items)) => {
+            Seen::Interactions { count: items.len() }
+        }
+        (Format::Cassette, Parsed::Document(_)) => Seen::Interactions { count: 0 },
+        (Format::Events, _) => Seen::Events,
+        _ => describe_top(parsed),
     }
 }
 
@@ -94,46 +91,32 @@ pub(super) fn closest(parsed: &Parsed) -> Vec<(Format, Vec<String>)> {
 }
 
 /// What a file that read as `count` JSON lines, the first `first`, held.
-pub(super) fn lines_seen(count: usize, first: &Value) -> String {
-    format!("its top level is {}", lines_described(count, first))
-}
-
-fn lines_described(count: usize, first: &Value) -> String {
-    format!(
-        "{count} JSON lines, the first an object with {}",
-        keys_of(first)
-    )
-}
-
-fn keys_of(v: &Value) -> String {
-    match v.as_object() {
-        Some(object) if object.is_empty() => "no keys".to_owned(),
-        Some(object) => {
-            let names: Vec<String> = object.keys().take(8).map(|k| format!("`{k}`")).collect();
-            format!("keys {}", names.join(", "))
-        }
-        None => "no keys".to_owned(),
+pub(super) fn lines_seen(count: usize, first: &Value) -> Seen {
+    Seen::Lines {
+        count,
+        keys: keys_of(first),
     }
 }
 
-pub(super) fn describe_top(parsed: &Parsed) -> String {
-    let keys = keys_of;
+/// An object's first few keys.
+fn keys_of(v: &Value) -> Vec<String> {
+    v.as_object()
+        .map(|object| object.keys().take(8).cloned().collect())
+        .unwrap_or_default()
+}
+
+pub(super) fn describe_top(parsed: &Parsed) -> Seen {
     match parsed {
-        Parsed::Document(top @ Value::Object(_)) => format!("an object with {}", keys(top)),
+        Parsed::Document(top @ Value::Object(_)) => Seen::Object { keys: keys_of(top) },
         Parsed::Document(Value::Array(items)) => match items.first() {
-            None => "an empty array".to_owned(),
-            Some(first @ Value::Object(_)) => format!(
-                "an array of {} item{}, the first an object with {}",
-                items.len(),
-                if items.len() == 1 { "" } else { "s" },
-                keys(first)
-            ),
-            Some(first) => format!(
-                "an array whose first item is {}",
-                crate::transcript::native::json_kind(first)
-            ),
+            None => Seen::EmptyArray,
+            Some(first @ Value::Object(_)) => Seen::Objects {
+                count: items.len(),
+                keys: keys_of(first),
+            },
+            Some(first) => Seen::ArrayOf(JsonKind::of(first)),
         },
-        Parsed::Document(other) => crate::transcript::native::json_kind(other).to_owned(),
-        Parsed::Lines(lines) => lines_described(lines.len(), &lines[0]),
+        Parsed::Document(other) => Seen::Scalar(JsonKind::of(other)),
+        Parsed::Lines(lines) => lines_seen(lines.len(), &lines[0]),
     }
 }
