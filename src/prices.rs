@@ -13,9 +13,8 @@
 //! priced as input.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use serde::Deserialize;
 
 use crate::engine::Usage;
@@ -38,41 +37,51 @@ impl Prices {
     /// Reads a price list, saying what is wrong and where when it is not
     /// one; a file past 1 MiB (an endless stream such as `/dev/zero`
     /// included) is refused, a regular file before it is read.
-    pub fn load(path: &Path) -> anyhow::Result<Prices> {
+    pub fn load(path: &Path) -> Result<Prices, PriceError> {
         use std::io::Read;
         /// A list of every model there is fits in a few kilobytes.
         const MAX_SIZE: u64 = 1 << 20;
-        let unreadable = || format!("could not read the price list {}", path.display());
-        let too_large = || format!("{} is larger than 1 MiB: no price list is", path.display());
-        let file = std::fs::File::open(path).with_context(unreadable)?;
+        let path = path.to_owned();
+        let unreadable = |error| PriceError::Unreadable {
+            path: path.clone(),
+            error,
+        };
+        let too_large = || PriceError::TooLarge { path: path.clone() };
+        let file = std::fs::File::open(&path).map_err(unreadable)?;
         let size = file
             .metadata()
             .map_or(0, |m| if m.is_file() { m.len() } else { 0 });
-        anyhow::ensure!(size <= MAX_SIZE, too_large());
+        if size > MAX_SIZE {
+            return Err(too_large());
+        }
         let mut bytes = Vec::new();
         file.take(MAX_SIZE + 1)
             .read_to_end(&mut bytes)
-            .with_context(unreadable)?;
-        anyhow::ensure!(bytes.len() as u64 <= MAX_SIZE, too_large());
-        let text = String::from_utf8(bytes).with_context(unreadable)?;
-        Prices::parse(&text).with_context(|| format!("{} is not a price list", path.display()))
+            .map_err(unreadable)?;
+        if bytes.len() as u64 > MAX_SIZE {
+            return Err(too_large());
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Err(PriceError::NotUtf8 { path });
+        };
+        Prices::parse(&text).map_err(|why| PriceError::Invalid { path, why })
     }
 
-    pub fn parse(text: &str) -> anyhow::Result<Prices> {
-        let prices: Prices = serde_json::from_str(text).context(
-            "expected a JSON object of model names to {\"input\": …, \"output\": …} \
-             in dollars per million tokens",
-        )?;
+    pub fn parse(text: &str) -> Result<Prices, PriceProblem> {
+        let prices: Prices =
+            serde_json::from_str(text).map_err(|e| PriceProblem::Shape(e.to_string()))?;
         for (model, price) in &prices.0 {
             let all = [price.input, price.output]
                 .into_iter()
                 .chain(price.cache_read)
                 .chain(price.cache_write);
             for value in all {
-                anyhow::ensure!(
-                    value.is_finite() && value >= 0.0,
-                    "the price of {model} must be a number of dollars, not {value}"
-                );
+                if !(value.is_finite() && value >= 0.0) {
+                    return Err(PriceProblem::NotDollars {
+                        model: model.clone(),
+                        value,
+                    });
+                }
             }
         }
         Ok(prices)
@@ -103,6 +112,34 @@ impl Prices {
     }
 }
 
+/// Why a price list could not be used; narrate words it.
+#[derive(Debug)]
+pub enum PriceError {
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    TooLarge {
+        path: PathBuf,
+    },
+    NotUtf8 {
+        path: PathBuf,
+    },
+    Invalid {
+        path: PathBuf,
+        why: PriceProblem,
+    },
+}
+
+/// What is wrong inside a price list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PriceProblem {
+    /// It is no JSON object of prices: serde's words.
+    Shape(String),
+    /// A price that is no number of dollars.
+    NotDollars { model: String, value: f64 },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,11 +168,17 @@ mod tests {
             r#"{"m": {"input": -1, "output": 1}}"#,
             r#"{"m": {"input": 1, "output": 1, "typo": 2}}"#,
         ] {
-            let error = format!("{:#}", Prices::parse(bad).unwrap_err());
-            assert!(
-                error.contains("price") || error.contains("dollars"),
-                "{bad}: {error}"
-            );
+            let error = Prices::parse(bad).unwrap_err();
+            let expected = match bad {
+                r#"{"m": {"input": -1, "output": 1}}"# => PriceProblem::NotDollars {
+                    model: "m".into(),
+                    value: -1.0,
+                },
+                _ => PriceProblem::Shape(
+                    serde_json::from_str::<Prices>(bad).unwrap_err().to_string(),
+                ),
+            };
+            assert_eq!(error, expected, "{bad}");
         }
     }
 }

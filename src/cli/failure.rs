@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use thiserror::Error;
 
 use crate::dialect::Dialect;
-use crate::narrate::{Lang, Say};
+use crate::narrate::{Lang, Refusal, Say};
 use crate::transcript::LoadError;
 
 /// A failed command: bad input or a refused request (exit 2), or anything
@@ -17,7 +17,7 @@ pub enum Failure {
     /// What was asked would do harm (writing over a recording, say), or
     /// flags that do not go together.
     #[error("{0}")]
-    Refused(String),
+    Refused(Refusal),
     /// With the chain of what led to it: "could not write out.md: No space
     /// left on device".
     #[error("{0:#}")]
@@ -27,8 +27,10 @@ pub enum Failure {
 impl Failure {
     /// What went wrong, in `lang`: a load error's words are narrate's.
     pub fn message(&self, lang: Lang) -> String {
+        let say = Say::new(lang, Dialect::default());
         match self {
-            Failure::BadInput(e) => Say::new(lang, Dialect::default()).load_error(e),
+            Failure::BadInput(e) => say.load_error(e),
+            Failure::Refused(refusal) => say.refusal(refusal),
             other => other.to_string(),
         }
     }

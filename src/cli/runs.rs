@@ -4,7 +4,7 @@
 use super::arguments::*;
 use super::failure::Failure;
 use crate::compare;
-use crate::narrate::Lang;
+use crate::narrate::{Lang, Refusal};
 use crate::redact;
 use std::time::Duration;
 
@@ -121,7 +121,7 @@ pub(super) fn compared<'a>(
     let transcript = source
         .runs
         .first()
-        .ok_or_else(|| Failure::Refused("there is no run in it to compare".to_owned()))?;
+        .ok_or(Failure::Refused(Refusal::NothingToCompare))?;
     let trace = transcript.replay_in(flags.config(transcript), lang);
     Ok(compare::Compared { transcript, trace })
 }

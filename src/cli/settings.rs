@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::arguments::*;
 use super::failure::Failure;
 use crate::engine::{CheckPolicy, Config};
-use crate::narrate::Lang;
+use crate::narrate::{Lang, Refusal};
 use crate::prices::Prices;
 use crate::transcript::{DEFAULT_MAX_SIZE, Opening, Transcript};
 use crate::tui;
@@ -44,7 +44,7 @@ impl Globals {
             .as_deref()
             .map(Prices::load)
             .transpose()
-            .map_err(|e| Failure::Refused(format!("{e:#}")))
+            .map_err(|e| Failure::Refused(Refusal::Prices(e)))
     }
 
     pub(super) fn opening(&self, from: Option<FromFormat>) -> Opening<'static> {

@@ -17,6 +17,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::failure::Failure;
+use crate::narrate::Refusal;
 use crate::transcript::is_part_of;
 
 /// A file a command may write, checked before the recording is read.
@@ -45,42 +46,36 @@ impl OutputFile {
     /// `recording`: what already exists there is replaced only with
     /// `force`.
     pub fn check(recording: &Path, output: &Path, force: bool) -> Result<Self, Failure> {
-        let shown = output.display();
-        let (path, found, linked) = follow_links(output)
-            .map_err(|e| Failure::Refused(format!("could not look at {shown}: {e}")))?;
+        let shown = output.display().to_string();
+        let (path, found, linked) = follow_links(output).map_err(|e| {
+            Failure::Refused(Refusal::CannotLook {
+                shown: shown.clone(),
+                error: e.to_string(),
+            })
+        })?;
         if found.as_ref().is_some_and(Metadata::is_dir) {
-            return Err(Failure::Refused(format!(
-                "{shown} is a folder; give the name of a file to write"
-            )));
+            return Err(Failure::Refused(Refusal::Folder { shown }));
         }
         if is_part_of(recording, &path) {
-            return Err(Failure::Refused(format!(
-                "{shown} is part of the recording being read; write outside it"
-            )));
+            return Err(Failure::Refused(Refusal::PartOfRecording { shown }));
         }
         let kind = match found {
             None if linked && !force => {
-                return Err(Failure::Refused(format!(
-                    "{shown} is a symbolic link to {}, which does not exist; \
-                     add --force to create it",
-                    path.display()
-                )));
+                return Err(Failure::Refused(Refusal::DanglingLink {
+                    shown,
+                    target: path.display().to_string(),
+                }));
             }
             None => Kind::New,
             Some(metadata) if metadata.is_file() => {
                 if !force {
-                    return Err(Failure::Refused(format!(
-                        "{shown} exists; add --force to replace it"
-                    )));
+                    return Err(Failure::Refused(Refusal::Exists { shown }));
                 }
                 Kind::Replaced(metadata)
             }
             Some(metadata) if writes_through(&metadata) => Kind::Through,
             Some(_) => {
-                return Err(Failure::Refused(format!(
-                    "{shown} is neither a file, a FIFO nor a character device; \
-                     give the name of a file to write"
-                )));
+                return Err(Failure::Refused(Refusal::NotWritable { shown }));
             }
         };
         Ok(OutputFile {

@@ -276,7 +276,7 @@ fn validate_names_what_it_read_in_chinese_and_json_stays_english() {
 }
 
 #[test]
-fn load_errors_speak_chinese_under_lang_zh() {
+fn load_errors_and_refusals_speak_chinese_under_lang_zh() {
     let cut = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cut-zh.json");
     std::fs::write(&cut, "{\"version\": 1").unwrap();
     let cut = cut.to_str().unwrap();
@@ -318,6 +318,14 @@ fn load_errors_speak_chinese_under_lang_zh() {
         (
             vec!["validate", cut],
             vec!["不是有效的 JSON", "（第 1 行，第 13 列）"],
+        ),
+        (
+            vec!["export", "paris", "-o", cut],
+            vec!["cut-zh.json 已存在；加上 --force 才会替换它"],
+        ),
+        (
+            vec!["--prices", cut, "list"],
+            vec!["cut-zh.json 不是价格表：应为一个 JSON 对象"],
         ),
         (
             vec!["--max-size", "4", "run", cut],

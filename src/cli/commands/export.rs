@@ -11,6 +11,7 @@ use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
 use crate::cli::write_file::OutputFile;
+use crate::narrate::Refusal;
 use crate::transcript::ensure_exists;
 use crate::tui;
 use crate::tui::handout::{self, Handout, ScreenSize};
@@ -65,14 +66,12 @@ impl Export {
         } = self;
         let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
         if size.is_some() && format != HandoutFormat::Cast {
-            return Err(Failure::Refused(format!(
-                "--size sets the recording's terminal, for the cast format (--format cast, \
-                 or OUT ending in .cast); this export is {}",
-                format
+            return Err(Failure::Refused(Refusal::SizeWithoutCast {
+                format: format
                     .to_possible_value()
                     .map(|v| v.get_name().to_owned())
-                    .unwrap_or_default()
-            )));
+                    .unwrap_or_default(),
+            }));
         }
         let file = match output.as_os_str() == "-" {
             true => None,
