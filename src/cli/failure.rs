@@ -31,7 +31,7 @@ impl Failure {
         match self {
             Failure::BadInput(e) => say.load_error(e),
             Failure::Refused(refusal) => say.refusal(refusal),
-            other => other.to_string(),
+            Failure::Other(error) => say.failed(error),
         }
     }
 

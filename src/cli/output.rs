@@ -4,18 +4,20 @@
 use anyhow::Context;
 
 use super::write_file::OutputFile;
+use crate::narrate::{Say, Trouble};
 use crate::text::sanitize;
 
 /// Writes `output` whole with what `fill` writes, and says so.
 pub(super) fn write_file(
+    say: Say,
     output: &OutputFile,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
     let shown = sanitize(&output.named().display().to_string());
-    output
-        .write(fill)
-        .with_context(|| format!("could not write {shown}"))?;
-    eprintln!("wrote {shown}");
+    output.write(fill).with_context(|| Trouble::Write {
+        shown: shown.clone(),
+    })?;
+    eprintln!("{}", say.wrote(&shown));
     Ok(())
 }
 
@@ -25,7 +27,7 @@ pub(super) fn emit(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     match std::io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        result => result.context("could not write to standard output"),
+        result => result.context(Trouble::WriteStdout),
     }
 }
 
@@ -40,6 +42,6 @@ pub(super) fn write_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
         .and_then(|()| out.flush());
     match written {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        result => result.context("could not write the JSON report"),
+        result => result.context(Trouble::WriteJson),
     }
 }

@@ -31,7 +31,7 @@ pub use told::Told;
 pub use captions::Failed;
 pub use compare::Side;
 pub use react::reply_of;
-pub use refusals::Refusal;
+pub use refusals::{Refusal, Trouble};
 pub use replay::LazyReplay;
 pub use report::RunCounts;
 pub use screen::GaugeState;

@@ -156,3 +156,81 @@ impl fmt::Display for Refusal {
         f.write_str(&Say::new(Lang::En, Dialect::default()).refusal(self))
     }
 }
+
+/// What a command could not do with the system (the terminal, a file);
+/// carried as the context of the error that says why.
+#[derive(Debug)]
+pub enum Trouble {
+    /// The screen was asked for where there is no terminal; `what` is the
+    /// run, for the `run` command that prints it instead.
+    NeedsTerminal {
+        what: String,
+    },
+    ReadTerminal,
+    WriteTerminal,
+    SetUpTerminal,
+    Mouse,
+    Write {
+        shown: String,
+    },
+    WriteStdout,
+    WriteJson,
+    DrawRecording,
+}
+
+impl Say {
+    pub fn trouble(self, trouble: &Trouble) -> String {
+        match (self.lang, trouble) {
+            (Lang::En, Trouble::NeedsTerminal { what }) => format!(
+                "the screen needs an interactive terminal; for plain text output use \
+                 `loopstep run {what}`"
+            ),
+            (Lang::Zh, Trouble::NeedsTerminal { what }) => {
+                format!("屏幕界面需要交互式终端；要输出纯文本，请用 `loopstep run {what}`")
+            }
+            (Lang::En, Trouble::ReadTerminal) => "could not read from the terminal".into(),
+            (Lang::Zh, Trouble::ReadTerminal) => "无法从终端读取".into(),
+            (Lang::En, Trouble::WriteTerminal) => "could not write to the terminal".into(),
+            (Lang::Zh, Trouble::WriteTerminal) => "无法写入终端".into(),
+            (Lang::En, Trouble::SetUpTerminal) => "could not set up the terminal".into(),
+            (Lang::Zh, Trouble::SetUpTerminal) => "无法设置终端".into(),
+            (Lang::En, Trouble::Mouse) => "could not turn on the mouse".into(),
+            (Lang::Zh, Trouble::Mouse) => "无法启用鼠标".into(),
+            (Lang::En, Trouble::Write { shown }) => format!("could not write {shown}"),
+            (Lang::Zh, Trouble::Write { shown }) => format!("无法写入 {shown}"),
+            (Lang::En, Trouble::WriteStdout) => "could not write to standard output".into(),
+            (Lang::Zh, Trouble::WriteStdout) => "无法写入标准输出".into(),
+            (Lang::En, Trouble::WriteJson) => "could not write the JSON report".into(),
+            (Lang::Zh, Trouble::WriteJson) => "无法写出 JSON 报告".into(),
+            (Lang::En, Trouble::DrawRecording) => "could not draw the recording".into(),
+            (Lang::Zh, Trouble::DrawRecording) => "无法绘制录像".into(),
+        }
+    }
+
+    /// A file written, as `import` and `export` tell it on standard error.
+    pub fn wrote(self, shown: &str) -> String {
+        match self.lang {
+            Lang::En => format!("wrote {shown}"),
+            Lang::Zh => format!("已写入 {shown}"),
+        }
+    }
+
+    /// An error with the system, its cause after it, as the chain of
+    /// `error` says.
+    pub fn failed(self, error: &anyhow::Error) -> String {
+        let Some(trouble) = error.downcast_ref::<Trouble>() else {
+            return format!("{error:#}");
+        };
+        let separator = if self.lang == Lang::Zh { "：" } else { ": " };
+        std::iter::once(self.trouble(trouble))
+            .chain(error.chain().skip(1).map(ToString::to_string))
+            .collect::<Vec<_>>()
+            .join(separator)
+    }
+}
+
+impl fmt::Display for Trouble {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Say::new(Lang::En, Dialect::default()).trouble(self))
+    }
+}

@@ -14,7 +14,7 @@ use ratatui::backend::Backend;
 use super::keymap::{Action, action_for};
 use super::theme::Look;
 use super::{EventSource, view};
-use crate::narrate::Say;
+use crate::narrate::{Say, Trouble};
 use crate::transcript::Progress;
 
 /// How often the gauge is redrawn while nothing is typed.
@@ -36,16 +36,10 @@ where
     let mut typed = VecDeque::new();
     while !loaded() {
         terminal.draw(|frame| view::loading(frame, (say, look), what, progress.stage()))?;
-        if !events
-            .poll(REDRAW)
-            .context("could not read from the terminal")?
-        {
+        if !events.poll(REDRAW).context(Trouble::ReadTerminal)? {
             continue;
         }
-        let Some(event) = events
-            .next_event()
-            .context("could not read from the terminal")?
-        else {
+        let Some(event) = events.next_event().context(Trouble::ReadTerminal)? else {
             break;
         };
         if let TermEvent::Key(key) = event

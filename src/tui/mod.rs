@@ -28,6 +28,8 @@ use crossterm::style::Print;
 use ratatui::backend::Backend;
 use ratatui::{DefaultTerminal, Terminal};
 
+use crate::narrate::Trouble;
+
 pub use app::{App, Mode, Settings};
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
@@ -110,11 +112,7 @@ where
         update(app, Action::Drawn(extents));
         // Work between frames goes a slice at a time, each slice drawn,
         // until it is done or a key calls it off.
-        if app.working()
-            && !events
-                .poll(Duration::ZERO)
-                .context("could not read from the terminal")?
-        {
+        if app.working() && !events.poll(Duration::ZERO).context(Trouble::ReadTerminal)? {
             app.work();
             continue;
         }
@@ -130,7 +128,7 @@ where
                 tick = Some((due, playing));
                 if !events
                     .poll(due.saturating_duration_since(now))
-                    .context("could not read from the terminal")?
+                    .context(Trouble::ReadTerminal)?
                 {
                     update(app, Action::Tick);
                     continue;
@@ -139,10 +137,7 @@ where
             None => tick = None,
         }
         // Every event, a resize included, is followed by a redraw at the top.
-        let Some(event) = events
-            .next_event()
-            .context("could not read from the terminal")?
-        else {
+        let Some(event) = events.next_event().context(Trouble::ReadTerminal)? else {
             return Ok(());
         };
         if let TermEvent::Resize(..) = event {
@@ -159,9 +154,7 @@ where
             update(app, action);
         }
         if let Some(text) = app.to_copy.take() {
-            events
-                .copy(&text)
-                .context("could not write to the terminal")?;
+            events.copy(&text).context(Trouble::WriteTerminal)?;
         }
         if app.should_quit {
             return Ok(());
@@ -180,13 +173,13 @@ struct TakenTerminal {
 impl TakenTerminal {
     fn take(mouse: bool) -> anyhow::Result<TakenTerminal> {
         // try_init installs a panic hook that restores the terminal first.
-        let terminal = ratatui::try_init().context("could not set up the terminal")?;
+        let terminal = ratatui::try_init().context(Trouble::SetUpTerminal)?;
         let mut taken = TakenTerminal {
             terminal,
             mouse: false,
         };
         if mouse {
-            capture_mouse().context("could not turn on the mouse")?;
+            capture_mouse().context(Trouble::Mouse)?;
             taken.mouse = true;
         }
         Ok(taken)

@@ -21,7 +21,7 @@ use super::loading::{Typed, wait_for_load};
 use super::theme::Look;
 use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
-use crate::narrate::Say;
+use crate::narrate::{Say, Trouble};
 use crate::prices::Prices;
 use crate::transcript::{Localized, Progress};
 
@@ -47,10 +47,9 @@ pub fn play<E: Send + 'static>(
     load: impl FnOnce(&Progress, &dyn Fn(Runs)) -> Result<Runs, E>,
 ) -> anyhow::Result<Result<(), E>> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        bail!(
-            "the screen needs an interactive terminal; for plain text output use \
-             `loopstep run {what}`"
-        );
+        bail!(Trouble::NeedsTerminal {
+            what: what.to_owned()
+        });
     }
     let progress = Arc::new(Progress::default());
     let taken = TakenTerminal::take(settings.mouse)?;

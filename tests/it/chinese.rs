@@ -350,6 +350,26 @@ fn load_errors_and_refusals_speak_chinese_under_lang_zh() {
             assert!(err.contains(words), "{words} in {err}");
         }
     }
+    // What the system would not do (exit 1) says so too, its cause after it.
+    for (args, expected) in [
+        (
+            vec!["play", "paris"],
+            "屏幕界面需要交互式终端；要输出纯文本，请用 `loopstep run paris`",
+        ),
+        (
+            vec!["export", "paris", "-o", "/dev/full", "--format", "markdown"],
+            "无法写入 /dev/full：",
+        ),
+    ] {
+        let out = Command::cargo_bin("loopstep")
+            .unwrap()
+            .args([&["--lang", "zh"][..], &args].concat())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(expected), "{expected} in {err}");
+    }
     // English stays as it was.
     let out = Command::cargo_bin("loopstep")
         .unwrap()

@@ -102,6 +102,12 @@ impl Screen {
     }
 }
 
+/// How long a screen may take to show what is awaited before the test
+/// fails: a bound on a hang, not a speed target (the speed targets are
+/// benchmarks); generous because each look parses all the output so far,
+/// and the tests share two cores.
+const PATIENCE: Duration = Duration::from_secs(30);
+
 struct Session {
     child: Child,
     output: Arc<Mutex<Vec<u8>>>,
@@ -151,9 +157,9 @@ impl Session {
         Screen::parse(&self.output.lock().unwrap())
     }
 
-    /// Waits (up to 10 s) until the screen shows `text`.
+    /// Waits (up to `PATIENCE`) until the screen shows `text`.
     fn wait_for(&self, text: &str) -> Screen {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             let screen = self.screen();
             if screen.text().contains(text) {
@@ -174,9 +180,9 @@ impl Session {
         stdin.flush().unwrap();
     }
 
-    /// Waits (up to 10 s) for the program to exit and returns its code.
+    /// Waits (up to `PATIENCE`) for the program to exit and returns its code.
     fn exit_code(&mut self) -> i32 {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 // All output is in once the reader has seen the end of it.
@@ -250,7 +256,7 @@ fn ctrl_z_hands_the_terminal_back_and_takes_it_again_whole() {
     session.wait_for("step 4/12 · turn 0 · dispatch");
     let before = session.output.lock().unwrap().len();
     session.press("\u{1a}");
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + PATIENCE;
     let after = loop {
         let after = session.output.lock().unwrap()[before..].to_vec();
         let text = String::from_utf8_lossy(&after).into_owned();

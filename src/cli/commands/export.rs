@@ -11,7 +11,8 @@ use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
 use crate::cli::write_file::OutputFile;
-use crate::narrate::Refusal;
+use crate::dialect::Dialect;
+use crate::narrate::{Refusal, Say, Trouble};
 use crate::transcript::ensure_exists;
 use crate::tui;
 use crate::tui::handout::{self, Handout, ScreenSize};
@@ -87,13 +88,16 @@ impl Export {
         let handout = match format {
             HandoutFormat::Markdown => handout::markdown(&Handout::of(&mut app)),
             HandoutFormat::Html => handout::html(&Handout::of(&mut app)),
-            HandoutFormat::Cast => handout::cast(&mut app, size.unwrap_or_default())
-                .context("could not draw the recording")?,
+            HandoutFormat::Cast => {
+                handout::cast(&mut app, size.unwrap_or_default()).context(Trouble::DrawRecording)?
+            }
         };
         match file {
             None => emit(&handout)?,
             Some(file) => {
-                write_file(&file, |out| out.write_all(handout.as_bytes()))?;
+                write_file(Say::new(lang, Dialect::default()), &file, |out| {
+                    out.write_all(handout.as_bytes())
+                })?;
             }
         }
         Ok(())

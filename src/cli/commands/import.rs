@@ -10,6 +10,8 @@ use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
 use crate::cli::write_file::OutputFile;
+use crate::dialect::Dialect;
+use crate::narrate::Say;
 use crate::report;
 
 #[derive(Debug, Args)]
@@ -49,7 +51,7 @@ impl Import {
         match &output {
             Some(output) => {
                 eprint!("{}", report::summary(&file, &source, lang));
-                write_file(output, |out| {
+                write_file(Say::new(lang, Dialect::default()), output, |out| {
                     crate::text::write_inert_json(&mut *out, &native)?;
                     writeln!(out)
                 })?;
