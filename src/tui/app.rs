@@ -15,7 +15,7 @@ use crate::transcript::{Localized, Transcript};
 
 use super::extents::Extents;
 use super::link::Opened;
-use super::quiz::Quiz;
+use super::quiz::{Guess, Quiz};
 use super::search::Search;
 use super::theme::Theme;
 use crate::narrate::{Lang, Say};
@@ -71,9 +71,8 @@ impl DetailView {
 
 /// What takes the keys: the run, or something over it that takes them
 /// first. One at a time, so which has them is never in doubt. (Seeking the
-/// end is work between frames, not a mode: it goes on under the help, and
-/// the run's keys call it off. A quiz question is the quiz's: asked in the
-/// run's mode, answered with its digits.)
+/// end is work between frames, not a mode, like a search's scan: it goes
+/// on under the help or a prompt, and the run's keys call it off.)
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Mode {
     /// The run: every key does what the key table says.
@@ -85,6 +84,8 @@ pub enum Mode {
     GoTo(String),
     /// `/` and the text typed so far.
     Search(String),
+    /// The quiz asks the class what the next step is, which it knows.
+    Question(Guess),
 }
 
 pub struct App<'a> {
@@ -553,8 +554,8 @@ impl<'a> App<'a> {
         if let Some(search) = &mut self.search {
             search.restart();
         }
-        if let Some(quiz) = &mut self.quiz {
-            quiz.asking = None;
+        if matches!(self.mode, Mode::Question(_)) {
+            self.mode = Mode::Normal;
         }
         self.cursor = 0;
         self.scroll_back = 0;

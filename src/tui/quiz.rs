@@ -47,8 +47,6 @@ impl Guess {
 /// The quiz's state while it is on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Quiz {
-    /// Set while the class is asked about the step after the cursor.
-    pub asking: Option<Guess>,
     pub right: u32,
     pub asked: u32,
     /// The last answer: whether it was right, and what happened.
@@ -56,13 +54,11 @@ pub struct Quiz {
 }
 
 impl Quiz {
-    /// Scores an answer to the question asked.
-    pub fn answer(&mut self, guess: Guess) {
-        if let Some(truth) = self.asking.take() {
-            self.asked += 1;
-            let right = guess == truth;
-            self.right += u32::from(right);
-            self.last = Some((right, truth));
-        }
+    /// Scores `guess`, the answer to a question whose answer is `truth`.
+    pub fn answer(&mut self, guess: Guess, truth: Guess) {
+        self.asked += 1;
+        let right = guess == truth;
+        self.right += u32::from(right);
+        self.last = Some((right, truth));
     }
 }

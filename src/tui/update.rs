@@ -17,8 +17,7 @@ const DETAIL_PAGE: usize = 5;
 pub fn update(app: &mut App, action: Action) {
     // Enter opens the sub-agent a tool call started; anywhere else, and in
     // a prompt or the help, it is the next step.
-    let asking = app.quiz.as_ref().is_some_and(|q| q.asking.is_some());
-    let free = app.mode == Mode::Normal && !asking;
+    let free = app.mode == Mode::Normal;
     let action = match action {
         Action::Open if free && app.open_subagent() => return,
         Action::Open => Action::Next,
@@ -37,12 +36,16 @@ pub fn update(app: &mut App, action: Action) {
         },
         other => other,
     };
-    match app.mode {
+    let action = match app.mode {
         Mode::Help => return update_help(app, action),
         Mode::GoTo(_) => return update_go_to(app, action),
         Mode::Search(_) => return update_search(app, action),
-        Mode::Normal => {}
-    }
+        Mode::Question(truth) => match update_question(app, truth, action) {
+            Some(action) => action,
+            None => return,
+        },
+        Mode::Normal => action,
+    };
     if app.seeking_end {
         match action {
             Action::Drawn(extents) => {
@@ -60,37 +63,15 @@ pub fn update(app: &mut App, action: Action) {
             _ => app.seeking_end = false,
         }
     }
-    if let Some(quiz) = &mut app.quiz
-        && quiz.asking.is_some()
-    {
-        match action {
-            Action::Digit(digit) => {
-                if let Some(guess) = Guess::of_digit(digit) {
-                    quiz.answer(guess);
-                    // The answer is given: the step shows.
-                    app.move_to(app.cursor + 1);
-                }
-                return;
-            }
-            Action::Drawn(_) | Action::Resize(..) | Action::Tick | Action::Quit => {}
-            Action::ToggleQuiz => {}
-            // Esc takes the question back, and only that.
-            Action::Back => {
-                quiz.asking = None;
-                return;
-            }
-            // Any other key takes the question back.
-            _ => quiz.asking = None,
-        }
-    }
     // In quiz mode, a step the class is to guess is not shown before the guess.
     if matches!(action, Action::Next | Action::Tick)
-        && let Some(quiz) = &mut app.quiz
+        && app.quiz.is_some()
+        && app.mode == Mode::Normal
         && (action == Action::Next || app.playing)
     {
         let next = app.replay.steps().get(app.cursor + 1);
         if let Some(truth) = next.and_then(Guess::of_step) {
-            quiz.asking = Some(truth);
+            app.mode = Mode::Question(truth);
             app.playing = false;
             return;
         }
@@ -245,6 +226,7 @@ pub fn update(app: &mut App, action: Action) {
         // Read as a sub-agent or the next step above.
         Action::Open => {}
         Action::ToggleQuiz => {
+            app.mode = Mode::Normal;
             app.quiz = match app.quiz {
                 Some(_) => None,
                 None => Some(Quiz::default()),
@@ -265,6 +247,31 @@ pub fn update(app: &mut App, action: Action) {
 }
 
 /// The help is modal: it closes on its own keys, and quitting still works.
+/// A quiz question takes a digit as the class's answer, and shows the
+/// step; Esc takes the question back; any other key takes it back and is
+/// the run's, as are the frame's own events, which leave it asked.
+fn update_question(app: &mut App, truth: Guess, action: Action) -> Option<Action> {
+    match action {
+        Action::Digit(digit) => {
+            if let (Some(guess), Some(quiz)) = (Guess::of_digit(digit), &mut app.quiz) {
+                quiz.answer(guess, truth);
+                app.mode = Mode::Normal;
+                app.move_to(app.cursor + 1);
+            }
+            None
+        }
+        Action::Drawn(_) | Action::Resize(..) | Action::Tick | Action::Quit => Some(action),
+        Action::Back => {
+            app.mode = Mode::Normal;
+            None
+        }
+        other => {
+            app.mode = Mode::Normal;
+            Some(other)
+        }
+    }
+}
+
 fn update_help(app: &mut App, action: Action) {
     match action {
         Action::Drawn(extents) => app.extents = extents,

@@ -15,7 +15,7 @@ use crate::engine::{
 use crate::narrate::Failed;
 
 use crate::text::one_line;
-use crate::tui::app::App;
+use crate::tui::app::{App, Mode};
 use crate::tui::theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
@@ -25,7 +25,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The caption of the step the cursor is on, as the screen shows it.
 pub fn caption(app: &App) -> String {
-    if app.quiz.as_ref().is_some_and(|q| q.asking.is_some()) {
+    if matches!(app.mode(), Mode::Question(_)) {
         return app.say().quiz_question();
     }
     mistake_caption(app).unwrap_or_else(|| step_caption(app))
