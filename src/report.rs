@@ -305,10 +305,11 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
         // the screen and `--step` count them).
         "errors": errors(trace),
         "steps": steps,
-        // The run's own messages, from its question on: the history before
+        // The run's own messages, from its question on (after the system
+        // prompt, where the API sends it as a message): the history before
         // it is shared by every run of a log and would repeat in each.
         "history_messages": history,
-        "messages": dialect.messages(trace.messages.all().from(history)),
+        "messages": dialect.messages(trace.messages.without_history()),
     });
     match verification {
         Verification::NotVerified(misses) => report["goal_check_misses"] = json!(misses),

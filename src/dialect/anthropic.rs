@@ -27,6 +27,9 @@ pub const WORDS: Words = Words {
     result_role: "user",
     keeps_state: false,
     results_together: true,
+    // `system` is a field of the request beside `messages`
+    // (https://platform.claude.com/docs/en/api/messages/create).
+    system_in_messages: false,
 };
 
 /// The stop reasons the Messages API documents.
@@ -190,6 +193,8 @@ impl Checker {
             return Err(Rejection::new(0, RequestRule::NoMessages, vec![]));
         };
         match turn.role {
+            // The Messages API takes the system prompt apart: not a turn.
+            Role::System => Ok(()),
             Role::User => self.check_user(turn),
             Role::Assistant => {
                 self.check_assistant(turn)?;
@@ -203,6 +208,7 @@ impl Checker {
     /// Judges a finished turn and keeps what it leaves, whatever the verdict.
     fn close(&mut self, turn: Turn) -> Result<(), Rejection> {
         match turn.role {
+            Role::System => Ok(()),
             Role::User => {
                 let verdict = self.check_user(&turn);
                 self.asked.clear();

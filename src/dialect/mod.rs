@@ -67,6 +67,10 @@ pub struct Words {
     /// Whether one turn's results travel as one message (Anthropic) rather
     /// than one message or item per call (OpenAI).
     pub results_together: bool,
+    /// Whether the system prompt travels as the first message (Chat
+    /// Completions) rather than apart from them (Messages' `system`,
+    /// Responses' `instructions`).
+    pub system_in_messages: bool,
 }
 
 impl Dialect {

@@ -28,6 +28,9 @@ pub const WORDS: Words = Words {
     result_role: "tool",
     keeps_state: false,
     results_together: false,
+    // The system (or developer) message is one of `messages`, the first
+    // (https://platform.openai.com/docs/api-reference/chat/create).
+    system_in_messages: true,
 };
 
 /// The finish reasons of Chat Completions, and DeepSeek's one more.
@@ -50,7 +53,13 @@ pub fn request(
     messages: Messages<'_>,
 ) -> Value {
     let mut all = Vec::new();
-    if let Some(system) = system {
+    // The system prompt is the first message, unless the conversation
+    // already opens with it.
+    let led = messages
+        .iter()
+        .next()
+        .is_some_and(|m| m.role == Role::System);
+    if let Some(system) = system.filter(|_| !led) {
         all.push(json!({ "role": "system", "content": system }));
     }
     all.extend(messages.iter().flat_map(wire_messages));

@@ -34,6 +34,9 @@ pub const WORDS: Words = Words {
     result_role: "item",
     keeps_state: true,
     results_together: false,
+    // `instructions` is a field of the request beside `input`
+    // (https://platform.openai.com/docs/api-reference/responses/create).
+    system_in_messages: false,
 };
 
 /// How a replay records a Responses stop: its `status` when `completed`

@@ -80,22 +80,28 @@ impl<'a> ScriptedModel<'a> {
     }
 
     /// The first rule the request breaks. Every message is taken in even
-    /// past a break, so a tolerant replay goes on checking.
+    /// past a break, so a tolerant replay goes on checking. The rules are
+    /// of the messages after the system prompt; a break is placed where
+    /// the request has it, the prompt counted.
     fn check(&mut self, messages: &Conversation) -> Result<(), Rejection> {
+        let lead = messages.lead().len();
         let rules = self.rules.get_or_insert_with(|| {
             self.checked = messages.history().len();
             self.dialect.checker(messages.history())
         });
         let mut first = Ok(());
-        let added = messages.all().from(self.checked);
+        let added = messages.all().from(lead + self.checked);
         for (index, message) in (self.checked..).zip(added.iter()) {
             let verdict = rules.push(index, message);
             if first.is_ok() {
                 first = verdict;
             }
         }
-        self.checked = messages.len();
-        first.and_then(|()| rules.finish())
+        self.checked = messages.len() - lead;
+        first.and_then(|()| rules.finish()).map_err(|mut broken| {
+            broken.message_index += lead;
+            broken
+        })
     }
 
     /// After the last recorded reply, keep sending it, each time with fresh

@@ -17,34 +17,54 @@ pub enum Failed {
 }
 
 impl Say {
-    pub fn caption_start(self, messages: usize) -> String {
-        match (self.lang, messages) {
-            (Lang::En, 1) => "Start, turn 0: messages holds just the question and nothing has \
+    /// The start; `led` when the system prompt opens `messages`, as Chat
+    /// Completions sends it.
+    pub fn caption_start(self, messages: usize, led: bool) -> String {
+        match (self.lang, messages, led) {
+            (Lang::En, 2, true) => "Start, turn 0: messages holds the system prompt, which \
+                 Chat Completions sends as the first message, then the question; nothing has \
                  been sent yet. Each turn will call the model, check its reply, and maybe \
                  dispatch tools and append results."
                 .to_owned(),
-            (Lang::En, n) => format!(
+            (Lang::Zh, 2, true) => "开始，第 0 轮：messages 里先是系统提示词（Chat Completions \
+                 把它作为第一条消息发送），然后是问题，还没有发送任何内容。\
+                 之后每一轮都会调用模型、检查回复，需要时派发工具并追加工具结果。"
+                .to_owned(),
+            (Lang::En, 1, _) => "Start, turn 0: messages holds just the question and nothing has \
+                 been sent yet. Each turn will call the model, check its reply, and maybe \
+                 dispatch tools and append results."
+                .to_owned(),
+            (Lang::En, n, _) => format!(
                 "Start, turn 0: messages holds {n} messages, the question last, and nothing has \
                  been sent yet. Each turn will call the model, check its reply, and maybe \
                  dispatch tools and append results."
             ),
-            (Lang::Zh, 1) => "开始，第 0 轮：messages 里只有问题，还没有发送任何内容。\
+            (Lang::Zh, 1, _) => "开始，第 0 轮：messages 里只有问题，还没有发送任何内容。\
                  之后每一轮都会调用模型、检查回复，需要时派发工具并追加工具结果。"
                 .to_owned(),
-            (Lang::Zh, n) => format!(
+            (Lang::Zh, n, _) => format!(
                 "开始，第 0 轮：messages 里有 {n} 条消息，问题在最后，还没有发送任何内容。\
                  之后每一轮都会调用模型、检查回复，需要时派发工具并追加工具结果。"
             ),
         }
     }
 
-    pub fn caption_first_call(self) -> &'static str {
-        self.pick(
-            "Call: the loop sends the model the conversation so far, which is just the question. \
-             The reply is saved into messages before anything else happens.",
-            "调用：循环把目前的对话发给模型，现在只有问题本身。\
-             回复会先存进 messages，然后才做别的事。",
-        )
+    /// The first call; `led` as for [`Say::caption_start`].
+    pub fn caption_first_call(self, led: bool) -> &'static str {
+        match led {
+            false => self.pick(
+                "Call: the loop sends the model the conversation so far, which is just the \
+                 question. The reply is saved into messages before anything else happens.",
+                "调用：循环把目前的对话发给模型，现在只有问题本身。\
+                 回复会先存进 messages，然后才做别的事。",
+            ),
+            true => self.pick(
+                "Call: the loop sends the model the conversation so far: the system prompt and \
+                 the question. The reply is saved into messages before anything else happens.",
+                "调用：循环把目前的对话发给模型，现在是系统提示词和问题。\
+                 回复会先存进 messages，然后才做别的事。",
+            ),
+        }
     }
 
     /// Said after a call's caption when the API read part of its input

@@ -21,9 +21,16 @@ impl Transcript {
         }
     }
 
-    /// The conversation as the first call sends it: history, then the question.
+    /// The conversation as the first call sends it: the system prompt
+    /// where the API sends it as a message, the history, then the question.
     pub fn opening(&self) -> Conversation {
-        Conversation::new(self.history.clone(), Message::user_text(&self.question))
+        let opening = Conversation::new(self.history.clone(), Message::user_text(&self.question));
+        match &self.system {
+            Some(system) if self.dialect().words().system_in_messages => {
+                opening.led_by(Message::system_text(system))
+            }
+            _ => opening,
+        }
     }
 
     /// The API the run speaks.

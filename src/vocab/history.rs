@@ -162,10 +162,12 @@ impl<'de> Deserialize<'de> for History {
     }
 }
 
-/// A run's conversation: the history it opened with, shared, then the
+/// A run's conversation: the system prompt where the API sends it as a
+/// message (its lead), the history it opened with, shared, then the
 /// messages the run added, its own.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Conversation {
+    lead: Option<Message>,
     history: History,
     own: Vec<Message>,
 }
@@ -174,9 +176,16 @@ impl Conversation {
     /// A conversation that opens with `history`, then `first`.
     pub fn new(history: History, first: Message) -> Self {
         Conversation {
+            lead: None,
             history,
             own: vec![first],
         }
+    }
+
+    /// The same, led by `lead`, the system prompt as a message.
+    pub fn led_by(mut self, lead: Message) -> Self {
+        self.lead = Some(lead);
+        self
     }
 
     pub fn push(&mut self, message: Message) {
@@ -184,11 +193,16 @@ impl Conversation {
     }
 
     pub fn len(&self) -> usize {
-        self.history.len() + self.own.len()
+        self.all().len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The messages before the history: the system prompt, or none.
+    pub fn lead(&self) -> &[Message] {
+        self.lead.as_slice()
     }
 
     /// The history the run opened with.
@@ -198,15 +212,23 @@ impl Conversation {
 
     /// Characters in all the messages.
     pub fn chars(&self) -> usize {
-        self.history.chars_in_first(self.history.len())
+        self.lead().iter().map(Message::chars).sum::<usize>()
+            + self.history.chars_in_first(self.history.len())
             + self.own.iter().map(Message::chars).sum::<usize>()
     }
 
-    /// Every message, the history's first.
+    /// The conversation without its shared history: the lead, then the
+    /// run's own messages.
+    pub fn without_history(&self) -> Messages<'_> {
+        Messages {
+            parts: [self.lead(), &[], &self.own],
+        }
+    }
+
+    /// Every message: the lead, the history's, the run's own.
     pub fn all(&self) -> Messages<'_> {
         Messages {
-            front: self.history.messages(),
-            back: &self.own,
+            parts: [self.lead(), self.history.messages(), &self.own],
         }
     }
 }
@@ -215,10 +237,9 @@ impl Index<usize> for Conversation {
     type Output = Message;
 
     fn index(&self, index: usize) -> &Message {
-        match index.checked_sub(self.history.len()) {
-            None => &self.history.messages()[index],
-            Some(own) => &self.own[own],
-        }
+        self.all()
+            .get(index)
+            .expect("a message index within the conversation")
     }
 }
 
@@ -228,55 +249,59 @@ impl Serialize for Conversation {
     }
 }
 
-/// A stretch of a conversation: the part that lies in the shared history,
-/// then the part in the run's own messages. Either can be empty.
+/// A stretch of a conversation, in the parts it is kept in (a lead, the
+/// shared history, the run's own messages), any of them empty.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Messages<'a> {
-    front: &'a [Message],
-    back: &'a [Message],
+    parts: [&'a [Message]; 3],
 }
 
 impl<'a> Messages<'a> {
     /// Messages held in one slice.
     pub fn of(messages: &'a [Message]) -> Self {
         Messages {
-            front: messages,
-            back: &[],
+            parts: [messages, &[], &[]],
         }
     }
 
     pub fn len(&self) -> usize {
-        self.front.len() + self.back.len()
+        self.parts.iter().map(|p| p.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn get(&self, index: usize) -> Option<&'a Message> {
-        match index.checked_sub(self.front.len()) {
-            None => self.front.get(index),
-            Some(back) => self.back.get(back),
+    pub fn get(&self, mut index: usize) -> Option<&'a Message> {
+        for part in self.parts {
+            match part.get(index) {
+                Some(message) => return Some(message),
+                None => index -= part.len().min(index),
+            }
         }
+        None
     }
 
     pub fn last(&self) -> Option<&'a Message> {
-        self.back.last().or(self.front.last())
+        self.parts.iter().rev().find_map(|p| p.last())
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &'a Message> + 'a {
-        self.front.iter().chain(self.back)
+        self.parts.into_iter().flatten()
     }
 
     /// The messages of `range`, clamped to those there are.
     pub fn range(&self, range: Range<usize>) -> Messages<'a> {
-        let split = self.front.len();
-        let end = range.end.min(self.len());
-        let start = range.start.min(end);
-        Messages {
-            front: &self.front[start.min(split)..end.min(split)],
-            back: &self.back[start.max(split) - split..end.max(split) - split],
+        let mut parts = self.parts;
+        let mut offset = 0;
+        for part in &mut parts {
+            let len = part.len();
+            let start = range.start.saturating_sub(offset).min(len);
+            let end = range.end.saturating_sub(offset).clamp(start, len);
+            *part = &part[start..end];
+            offset += len;
         }
+        Messages { parts }
     }
 
     /// The messages from `start` on.

@@ -11,6 +11,9 @@ use super::timing::Timing;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// The system prompt, where an API sends it as the first message
+    /// (Chat Completions); never written by a user or the model.
+    System,
     User,
     Assistant,
 }
@@ -18,6 +21,7 @@ pub enum Role {
 impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
+            Role::System => "system",
             Role::User => "user",
             Role::Assistant => "assistant",
         }
@@ -92,6 +96,13 @@ impl Message {
     pub fn user_text(text: impl Into<String>) -> Self {
         Message {
             role: Role::User,
+            content: vec![Block::Text { text: text.into() }],
+        }
+    }
+
+    pub fn system_text(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::System,
             content: vec![Block::Text { text: text.into() }],
         }
     }

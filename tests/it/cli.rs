@@ -645,14 +645,16 @@ fn an_openai_run_prints_openai_words() {
     assert!(out.stdout.contains("reply with finish_reason tool_calls"));
     assert!(
         out.stdout
-            .contains("1 result as one role: \"tool\" message per call → 3 messages")
+            .contains("1 result as one role: \"tool\" message per call → 4 messages")
     );
     let json: Value =
         serde_json::from_str(&run(&["run", "todays-date", "--format", "json"]).stdout).unwrap();
     assert_eq!(json["dialect"], "openai-chat");
     assert_eq!(json["steps"][1]["finish_reason"], "tool_calls");
-    assert_eq!(json["messages"][2]["role"], "tool");
-    assert_eq!(json["messages"][2]["tool_call_id"], "call_00_today");
+    // The system prompt first, as Chat Completions sends it.
+    assert_eq!(json["messages"][0]["role"], "system");
+    assert_eq!(json["messages"][3]["role"], "tool");
+    assert_eq!(json["messages"][3]["tool_call_id"], "call_00_today");
 }
 
 #[test]

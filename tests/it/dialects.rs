@@ -267,3 +267,59 @@ fn a_request_body_sets_the_reply_s_token_limit_right_after_the_model() {
     let source = loopstep::transcript::open(&log, None).unwrap();
     assert_eq!(source.runs[0].max_tokens, Some(4096));
 }
+
+#[test]
+fn chat_completions_sends_the_system_prompt_as_its_first_message_once() {
+    // Chat Completions: the system prompt is one of `messages`
+    // (https://platform.openai.com/docs/api-reference/chat/create); the
+    // Messages API and Responses take it apart, as `system` and
+    // `instructions`.
+    let run = loopstep::transcript::builtin("todays-date")
+        .unwrap()
+        .unwrap();
+    let system = run.system.clone().unwrap();
+    let trace = run.replay(run.default_config());
+    assert_eq!(trace.messages[0].text(), system);
+    let body = Dialect::OpenaiChat.request(("m", None), Some(&system), &[], trace.messages.all());
+    let roles: Vec<&str> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["system", "user", "assistant", "tool", "assistant"]);
+    // A conversation that does not open with it has it put first.
+    let question = [loopstep::engine::Message::user_text("q")];
+    let messages = loopstep::vocab::Messages::of(&question);
+    let body = Dialect::OpenaiChat.request(("m", None), Some("be brief"), &[], messages);
+    assert_eq!(
+        body["messages"][0],
+        serde_json::json!({"role": "system", "content": "be brief"})
+    );
+    // An Anthropic run keeps its system prompt out of messages.
+    let aurora = loopstep::transcript::builtin("aurora-run")
+        .unwrap()
+        .unwrap();
+    let trace = aurora.replay(aurora.default_config());
+    assert_eq!(trace.messages[0].text(), aurora.question);
+    // The start and the first call say so, in both languages.
+    let say = |lang| loopstep::narrate::Say::new(lang, Dialect::OpenaiChat);
+    assert!(say(Lang::En).caption_start(2, true).contains(
+        "the system prompt, which Chat Completions sends as the first message, then the question"
+    ));
+    assert!(
+        say(Lang::Zh)
+            .caption_start(2, true)
+            .contains("messages 里先是系统提示词")
+    );
+    assert!(
+        say(Lang::En)
+            .caption_first_call(true)
+            .contains("the system prompt and the question")
+    );
+    assert!(
+        say(Lang::Zh)
+            .caption_first_call(true)
+            .contains("现在是系统提示词和问题")
+    );
+}

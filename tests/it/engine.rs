@@ -412,7 +412,14 @@ fn every_run_opens_on_the_start_step_with_only_the_question() {
         let trace = replay_builtin(name, None);
         let first = &trace.steps[0];
         assert_eq!((first.turn, &first.event), (0, &Event::Start), "{name}");
-        assert_eq!(first.messages, 1, "{name}: only the question");
+        // Chat Completions sends the system prompt as messages[0].
+        let run = loopstep::transcript::builtin(name).unwrap().unwrap();
+        let lead = usize::from(run.system.is_some() && run.dialect() == Dialect::OpenaiChat);
+        assert_eq!(first.messages, 1 + lead, "{name}: only the question");
+        if lead == 1 {
+            assert_eq!(trace.messages[0].role, loopstep::vocab::Role::System);
+            assert_eq!(trace.messages[0].text(), run.system.unwrap());
+        }
     }
 }
 

@@ -96,7 +96,8 @@ fn the_real_deepseek_recording_replays_with_reasoning_and_the_client_made_call()
         .collect();
     assert_eq!(inserted.len(), 1);
     assert_eq!(inserted[0].event, Event::Inserted { added: 2 });
-    let client_call = &trace.messages[3];
+    // messages[0] is the system prompt, as Chat Completions sends it.
+    let client_call = &trace.messages[4];
     assert!(
         client_call
             .tool_calls()
@@ -104,7 +105,7 @@ fn the_real_deepseek_recording_replays_with_reasoning_and_the_client_made_call()
     );
     // Reasoning is kept as thinking, never executed.
     assert!(
-        matches!(&trace.messages[1].content[0], Block::Thinking { thinking } if thinking.starts_with("The user wants to play a dice game"))
+        matches!(&trace.messages[2].content[0], Block::Thinking { thinking } if thinking.starts_with("The user wants to play a dice game"))
     );
     assert_eq!(stop_reasons(&trace)[2], ("stop".into(), false));
     assert_eq!(run.tools.len(), 4, "tools offered later are kept too");

@@ -236,13 +236,14 @@ fn dropping_results_or_forgetting_the_request_is_rejected_with_the_ids() {
 
 #[test]
 fn results_appended_before_the_request_are_rejected_by_both_apis() {
-    for name in ["aurora-run", "todays-date"] {
+    // In Chat Completions the system prompt is messages[0], the question 1.
+    for (name, results_at) in [("aurora-run", 1), ("todays-date", 2)] {
         let wrong = replay(name, CheckPolicy::Production, Some(Mistake::WrongOrder));
         match wrong.outcome() {
             Some(Outcome::Rejected(r)) => {
                 assert_eq!(r.rule, RequestRule::ResultsWithoutCall, "{name}");
                 assert_eq!(
-                    r.message_index, 1,
+                    r.message_index, results_at,
                     "{name}: the results sit before the request"
                 );
             }

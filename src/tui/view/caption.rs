@@ -9,8 +9,8 @@ use ratatui::widgets::Paragraph;
 use super::wrap::wrap;
 
 use crate::engine::{
-    Block, Budget, CheckPolicy, Event, Mistake, Reply, StopCause, StopReason, ToolErrors, Verdict,
-    check,
+    Block, Budget, CheckPolicy, Event, Mistake, Reply, Role, StopCause, StopReason, ToolErrors,
+    Verdict, check,
 };
 use crate::narrate::Failed;
 
@@ -87,16 +87,20 @@ fn step_caption(app: &App) -> String {
     let say = app.say();
     let step = app.step();
     let short = |t: &str| one_line(t, 60);
+    // The system prompt opens messages, as Chat Completions sends it.
+    let led = (app.trace().messages.get(0)).is_some_and(|m| m.role == Role::System);
     match &step.event {
         Event::Start => match &app.transcript().compaction {
             Some(compaction) => say.compacted(compaction),
-            None => say.caption_start(step.messages),
+            None => say.caption_start(step.messages, led),
         },
         Event::Call {
             tolerated: Some(broken),
             ..
         } => say.tolerated(&say.rejection(broken)),
-        Event::Call { request, .. } if request.number == 1 => say.caption_first_call().to_owned(),
+        Event::Call { request, .. } if request.number == 1 => {
+            say.caption_first_call(led).to_owned()
+        }
         Event::Call {
             request,
             usage: Some(usage),

@@ -36,8 +36,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
             Span::styled(format!("· {} ", one_line(&summary, room)), theme::LABEL),
         ]));
     let inner = panel.inner(area);
+    // Nothing is added at the start: the opening is all there is.
     let added_from = match app.cursor() {
-        0 => 1,
+        0 => shown,
         i => app.trace().steps[i - 1].messages,
     };
     let end = shown - app.scroll_back.min(shown - 1);
@@ -125,6 +126,7 @@ fn message_rows(
         // A message of results has the role the API gives it: `tool` in OpenAI.
         Role::User if only_results => (theme::ROLE_USER, say.w.result_role),
         Role::User => (theme::ROLE_USER, message.role.as_str()),
+        Role::System => (theme::LABEL, message.role.as_str()),
         Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
     };
     let prefix = 1 + number_width + 1 + ROLE_WIDTH;
