@@ -1,6 +1,7 @@
 //! Anthropic's Messages API. loopstep's native messages already have its
 //! shape (content blocks, one user message of `tool_result` blocks), so the
-//! wire form is the native form.
+//! wire form is the native form, but for a server tool's result, which the
+//! wire calls by its own type, and a server tool's declaration.
 
 use std::collections::BTreeMap;
 
@@ -57,10 +58,35 @@ pub fn request(
         body["system"] = json!(system);
     }
     if !tools.is_empty() {
-        body["tools"] = json!(tools);
+        body["tools"] = tools.iter().map(tool_json).collect();
     }
     body["messages"] = self::messages(messages);
     body
+}
+
+/// A tool as declared: a server tool by its type and name only
+/// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool).
+fn tool_json(tool: &ToolDef) -> Value {
+    match &tool.server_type {
+        Some(kind) => json!({ "type": kind, "name": tool.name }),
+        None => json!(tool),
+    }
+}
+
+/// A block as the wire carries it.
+fn block_json(block: &Block) -> Value {
+    match block {
+        Block::ServerToolResult {
+            tool_use_id,
+            kind,
+            content,
+        } => json!({ "type": kind, "tool_use_id": tool_use_id, "content": content }),
+        other => json!(other),
+    }
+}
+
+fn blocks_json(blocks: &[Block]) -> Value {
+    blocks.iter().map(block_json).collect()
 }
 
 pub fn response(model: &str, reply: &Reply) -> Value {
@@ -70,7 +96,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
         "role": "assistant",
         "model": model,
         "stop_reason": reply.stop_reason,
-        "content": reply.content,
+        "content": blocks_json(&reply.content),
     });
     if let Some(usage) = reply.usage {
         body["usage"] = read::usage_json(&usage, &read::ANTHROPIC_USAGE);
@@ -79,7 +105,10 @@ pub fn response(model: &str, reply: &Reply) -> Value {
 }
 
 pub fn messages(messages: Messages<'_>) -> Value {
-    json!(messages)
+    messages
+        .iter()
+        .map(|m| json!({ "role": m.role, "content": blocks_json(&m.content) }))
+        .collect()
 }
 
 pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {

@@ -61,13 +61,15 @@ pub fn request(
     if !tools.is_empty() {
         let tools: Vec<Value> = tools
             .iter()
-            .map(|t| {
-                json!({
+            .map(|t| match &t.server_type {
+                // A tool of the server's own, by its type (`web_search`).
+                Some(kind) => json!({ "type": kind }),
+                None => json!({
                     "type": "function",
                     "name": t.name,
                     "description": t.description,
                     "parameters": t.input_schema,
-                })
+                }),
             })
             .collect();
         body["tools"] = json!(tools);
@@ -85,7 +87,7 @@ pub fn response(model: &str, reply: &Reply) -> Value {
     let output: Vec<Value> = reply
         .content
         .iter()
-        .map(|block| item(Role::Assistant, block))
+        .filter_map(|block| item(Role::Assistant, block))
         .collect();
     let mut body = json!({
         "object": "response",
@@ -105,7 +107,7 @@ pub fn items(messages: Messages<'_>) -> Value {
     Value::Array(
         messages
             .iter()
-            .flat_map(|m| m.content.iter().map(|b| item(m.role, b)))
+            .flat_map(|m| m.content.iter().filter_map(|b| item(m.role, b)))
             .collect(),
     )
 }
@@ -130,8 +132,10 @@ fn server_tool_call(id: &str, name: &str, action: &Value) -> Value {
     })
 }
 
-fn item(role: Role, block: &Block) -> Value {
-    match block {
+/// One block as an item; a server tool's result has none of its own (its
+/// call's item carries what it did).
+fn item(role: Role, block: &Block) -> Option<Value> {
+    let item = match block {
         Block::Text { text } => json!({
             "type": "message",
             "role": role.as_str(),
@@ -148,6 +152,7 @@ fn item(role: Role, block: &Block) -> Value {
         }),
         Block::ToolUse { id, name, input } => tool_call(id, name, input),
         Block::ServerToolUse { id, name, input } => server_tool_call(id, name, input),
+        Block::ServerToolResult { .. } => return None,
         Block::ToolResult {
             tool_use_id,
             content,
@@ -161,7 +166,8 @@ fn item(role: Role, block: &Block) -> Value {
             };
             json!({ "type": "function_call_output", "call_id": tool_use_id, "output": output })
         }
-    }
+    };
+    Some(item)
 }
 
 /// A Responses request: `instructions`, then the `input` items, one block

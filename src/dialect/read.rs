@@ -187,6 +187,18 @@ impl Reader {
                 content: self.content_text(*block.content).into(),
                 is_error: block.is_error.is_true(),
             },
+            "server_tool_use" => Block::ServerToolUse {
+                id: owned(block.id),
+                name: owned(block.name),
+                input: block.input.unwrap_or(Value::Object(Map::new())),
+            },
+            // What a server tool gave back: `web_search_tool_result`,
+            // `web_fetch_tool_result`, `code_execution_tool_result`, …
+            kind if kind.ends_with("_tool_result") => Block::ServerToolResult {
+                kind: kind.to_owned(),
+                tool_use_id: owned(block.tool_use_id),
+                content: wire::value_of(*block.content),
+            },
             other => {
                 self.skipped.add(Skip::Blocks(other.to_owned()));
                 return None;
@@ -242,7 +254,15 @@ pub fn tool_definitions(tools: Option<&Value>) -> Vec<ToolDef> {
             // Chat Completions nests the function; Messages and Responses do not.
             let def = tool.get("function").unwrap_or(tool);
             let name = def.get("name")?.as_str()?.to_owned();
+            // A tool the client runs has no type, or `function` or
+            // `custom`; any other is one the API runs itself.
+            let server_type = tool
+                .get("type")
+                .and_then(Value::as_str)
+                .filter(|t| !matches!(*t, "function" | "custom"))
+                .map(str::to_owned);
             Some(ToolDef {
+                server_type,
                 name,
                 description: def
                     .get("description")

@@ -63,6 +63,16 @@ impl<'a, O, E> Json<'a, O, E> {
         matches!(self, Json::Bool(true))
     }
 
+    /// A string, boolean or number as JSON; `None` for the rest.
+    pub fn into_value(self) -> Option<Value> {
+        match self {
+            Json::Str(text) => Some(Value::String(text.into_owned())),
+            Json::Bool(value) => Some(Value::Bool(value)),
+            Json::Number(number) => Some(Value::Number(number)),
+            _ => None,
+        }
+    }
+
     pub fn object(self) -> Option<O> {
         match self {
             Json::Object(object) => Some(object),
@@ -193,6 +203,55 @@ pub struct WireBlock<'a> {
     #[serde(borrow)]
     pub content: Box<Content<'a>>,
     pub is_error: Scalar<'a>,
+    /// A web search result's fields, within a server tool's result
+    /// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool).
+    #[serde(borrow)]
+    pub title: Scalar<'a>,
+    #[serde(borrow)]
+    pub url: Scalar<'a>,
+    #[serde(borrow)]
+    pub encrypted_content: Scalar<'a>,
+    #[serde(borrow)]
+    pub page_age: Scalar<'a>,
+}
+
+impl WireBlock<'_> {
+    /// The block as JSON, with the fields read here that it has.
+    fn into_value(self) -> Value {
+        let fields = [
+            ("type", self.kind),
+            ("title", self.title),
+            ("url", self.url),
+            ("encrypted_content", self.encrypted_content),
+            ("page_age", self.page_age),
+            ("text", self.text),
+            ("id", self.id),
+            ("name", self.name),
+            ("tool_use_id", self.tool_use_id),
+        ];
+        let object = fields
+            .into_iter()
+            .filter_map(|(key, value)| Some((key.to_owned(), value.into_value()?)));
+        Value::Object(object.collect())
+    }
+}
+
+/// A server tool's result content as JSON: an object as it was written, a
+/// list of result blocks with the fields read of them.
+pub fn value_of(content: Content<'_>) -> Value {
+    match content {
+        Json::Object(object) => object,
+        Json::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .filter_map(|item| match item {
+                    Json::Object(block) => Some(block.into_value()),
+                    other => other.into_value(),
+                })
+                .collect(),
+        ),
+        scalar => scalar.into_value().unwrap_or(Value::Null),
+    }
 }
 
 /// A field that is there, `null` included; `None` only when absent.

@@ -86,6 +86,11 @@ impl Query {
                 content,
                 ..
             } => self.found_in(tool_use_id) || self.found_in(content),
+            Block::ServerToolResult {
+                tool_use_id,
+                content,
+                ..
+            } => self.found_in(tool_use_id) || self.in_value(content),
         }
     }
 

@@ -163,12 +163,13 @@ impl Say {
     pub fn caption_check_continue(self, stop_reason: &str) -> String {
         match self.lang {
             Lang::En => format!(
-                "Check: {stop_reason} means the server paused a long turn. The loop sends the \
-                 conversation back unchanged so the model can go on; that costs a turn."
+                "Check: {stop_reason} means the server paused a long turn of its own tools. The \
+                 loop sends the conversation back unchanged, the reply's server tool blocks \
+                 included, so the model can go on; that costs a turn."
             ),
             Lang::Zh => format!(
-                "检查：{stop_reason} 表示服务端暂停了一个较长的回合。\
-                 循环把对话原样发回，让模型继续；这会消耗一轮。"
+                "检查：{stop_reason} 表示服务端暂停了一个由它自己的工具执行的较长回合。\
+                 循环把对话原样发回（连同回复里的服务端工具块），让模型继续；这会消耗一轮。"
             ),
         }
     }

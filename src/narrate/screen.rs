@@ -69,6 +69,11 @@ impl Say {
         }
     }
 
+    /// What a server tool's result is called: its type on the wire.
+    pub fn kind_server_result(self) -> &'static str {
+        self.pick("server result", "服务端结果")
+    }
+
     pub fn empty_message(self) -> &'static str {
         self.pick("(empty)", "（空）")
     }

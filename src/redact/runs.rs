@@ -168,6 +168,15 @@ fn block(block: &Block) -> Option<Block> {
             content: changed(content)?.into(),
             is_error: *is_error,
         },
+        Block::ServerToolResult {
+            tool_use_id,
+            kind,
+            content,
+        } => Block::ServerToolResult {
+            tool_use_id: tool_use_id.clone(),
+            kind: kind.clone(),
+            content: json(content)?,
+        },
     })
 }
 

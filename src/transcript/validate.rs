@@ -135,7 +135,8 @@ pub(super) fn problems(t: &Transcript) -> Vec<Problem> {
                 Block::Text { .. }
                 | Block::Thinking { .. }
                 | Block::Refusal { .. }
-                | Block::ServerToolUse { .. } => {}
+                | Block::ServerToolUse { .. }
+                | Block::ServerToolResult { .. } => {}
             }
         }
     }

@@ -60,6 +60,16 @@ pub enum Block {
         name: String,
         input: Value,
     },
+    /// What a server tool gave back, in the same reply, right after its
+    /// call, paired by `tool_use_id` (Anthropic's `web_search_tool_result`
+    /// and its kin); sent back as it came, never answered by the loop
+    /// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/server-tools).
+    ServerToolResult {
+        tool_use_id: String,
+        /// Its type on the wire: `web_search_tool_result`, …
+        kind: String,
+        content: Value,
+    },
     ToolResult {
         tool_use_id: String,
         /// Shared with the recorded output and the dispatch step: results
@@ -68,6 +78,28 @@ pub enum Block {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+}
+
+/// A server tool's result in a line: the titles (and addresses) of the
+/// pages a web search found, else the JSON; a search result's own
+/// content is encrypted, for the API alone to read.
+pub fn server_result_line(content: &Value) -> String {
+    let titled: Option<Vec<String>> = content.as_array().map(|results| {
+        results
+            .iter()
+            .filter_map(|r| {
+                let title = r.get("title")?.as_str()?;
+                Some(match r.get("url").and_then(Value::as_str) {
+                    Some(url) => format!("{title} <{url}>"),
+                    None => title.to_owned(),
+                })
+            })
+            .collect()
+    });
+    match titled {
+        Some(titles) if !titles.is_empty() => titles.join(" · "),
+        _ => content.to_string(),
+    }
 }
 
 impl Block {
@@ -81,6 +113,9 @@ impl Block {
                 name.chars().count() + input.to_string().chars().count()
             }
             Block::ToolResult { content, .. } => content.chars().count(),
+            Block::ServerToolResult { kind, content, .. } => {
+                kind.chars().count() + content.to_string().chars().count()
+            }
         }
     }
 }
@@ -245,6 +280,10 @@ fn tool_calls(blocks: &[Block]) -> impl Iterator<Item = ToolCall<'_>> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
+    /// A tool the API runs itself is declared by its type
+    /// (`web_search_20250305`) and name; a tool the client runs has none.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub server_type: Option<String>,
     pub name: String,
     #[serde(default)]
     pub description: String,

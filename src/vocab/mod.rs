@@ -12,7 +12,7 @@ pub mod stop;
 pub mod timing;
 
 pub use history::{Conversation, History, Log, Messages};
-pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage};
+pub use message::{Block, Message, Reply, Role, ToolCall, ToolDef, Usage, server_result_line};
 pub use notes::{Note, Skip};
 pub use rules::{Rejection, RequestRule};
 pub use stop::StopReason;

@@ -224,8 +224,13 @@ fn an_anthropic_exchange_log_continues_after_pause_turn_and_stops_at_max_tokens(
         "the lesson's check takes the paused reply for the answer"
     );
     assert_eq!(lesson.model_calls(), 1);
+    // The paused reply's server tool call is part of it, sent back as it came.
+    assert!(matches!(
+        run.replies[0].content.as_slice(),
+        [Block::Text { .. }, Block::ServerToolUse { name, .. }] if name == "web_search"
+    ));
     assert!(
-        source
+        !source
             .notes
             .iter()
             .any(|n| n.to_string().contains("server_tool_use"))

@@ -117,7 +117,7 @@ fn every_built_in_run_under_both_checks() {
             (ANSWER, Some("1974"), 2, 0),
             (
                 ANSWER,
-                Some("Searching the film archive; this is taking a while."),
+                Some("I'll find who directed the film first, then when she was born."),
                 1,
                 0,
             ),

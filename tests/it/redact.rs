@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use common::{exported, printed};
-use loopstep::engine::History;
 use loopstep::engine::Recorded;
+use loopstep::engine::{Block, History};
 use loopstep::redact::{self, redact};
 use loopstep::transcript::{Localized, Transcript};
 use proptest::prelude::*;
@@ -367,4 +367,20 @@ fn texts_the_fuzzer_found_redact_the_same_the_second_time() {
         found += 1;
     }
     assert_eq!(found, 7);
+}
+
+#[test]
+fn a_server_tool_s_result_is_redacted_like_the_rest_of_a_reply() {
+    let mut run = loopstep::transcript::builtin("pause-turn")
+        .unwrap()
+        .unwrap();
+    let key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ";
+    let Block::ServerToolResult { content, .. } = &mut run.replies[0].content[2] else {
+        panic!("the paused reply holds the search's result third");
+    };
+    content[0]["title"] = serde_json::json!(format!("a page that leaks {key}"));
+    redact::runs([&mut run]);
+    let text = serde_json::to_string(&run.replies[0]).unwrap();
+    assert!(!text.contains(key), "{text}");
+    assert!(text.contains("a page that leaks"), "{text}");
 }

@@ -3,7 +3,7 @@
 //! The bodies are real recordings (fixtures/real/SOURCES.md).
 
 use crate::common;
-use crate::common::load;
+use crate::common::{fixture, load};
 
 use common::open_written;
 use common::screen::{drive, same_in_both};
@@ -48,16 +48,41 @@ fn an_anthropic_stream_gives_its_blocks_tool_input_and_final_usage() {
             .unwrap()
             .starts_with("The current exchange rate is")
     );
-    // The server's own tool blocks are not the loop's: skipped, and said so.
-    let notes: Vec<String> = source
-        .notes
-        .iter()
-        .chain(&run.notes)
-        .map(|n| n.to_string())
-        .collect();
+    // The server's own tool search is part of the first reply, its call
+    // and its result, between the two texts and before the tool_use, as the
+    // recording's second request sends that reply back (its messages[1]:
+    // text, server_tool_use, tool_search_tool_result, text, tool_use).
+    assert!(matches!(
+        run.replies[0].content.as_slice(),
+        [
+            Block::Text { .. },
+            Block::ServerToolUse { name, .. },
+            Block::ServerToolResult { kind, .. },
+            Block::Text { .. },
+            Block::ToolUse { .. },
+        ] if name == "tool_search_tool_bm25" && kind == "tool_search_tool_result"
+    ));
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture(
+            "real/anthropic-streamed-server-tool.exchanges.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let sent = Dialect::AnthropicMessages.messages(trace.messages.all().range(0..2));
+    let recorded_first_two = &recorded[1]["request"]["messages"].as_array().unwrap()[..2];
+    assert_eq!(
+        sent.as_array().unwrap(),
+        recorded_first_two,
+        "sent back as it came"
+    );
     assert!(
-        notes.iter().any(|n| n.contains("`server_tool_use` blocks")),
-        "{notes:?}"
+        !source
+            .notes
+            .iter()
+            .chain(&run.notes)
+            .any(|n| n.to_string().contains("server_tool_use")),
+        "nothing skipped"
     );
     assert!(run.replies[1].usage.is_some_and(|u| u.output_tokens > 1));
 }

@@ -16,6 +16,7 @@ use crate::text::{one_line, sanitize};
 use crate::transcript::Verification;
 use crate::tui::app::{App, DetailView};
 use crate::tui::theme;
+use crate::vocab::server_result_line;
 
 use super::wire_view;
 use super::wrap::wrap;
@@ -404,6 +405,15 @@ fn newest_message_lines(app: &App, count: usize) -> Vec<Line<'static>> {
                         theme::LABEL
                     },
                 ),
+            ]),
+            Block::ServerToolResult {
+                tool_use_id,
+                content,
+                ..
+            } => Line::from(vec![
+                Span::styled(format!("{} ", say.kind_server_result()), theme::BLOCK_KIND),
+                Span::raw(format!("{} ", one_line(tool_use_id, SHORT))),
+                Span::styled(text(&server_result_line(content)), theme::LABEL),
             ]),
         })
         .collect()

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block as Panel, Paragraph};
 
 use crate::engine::{Block, Event, Message, Messages, Role};
 use crate::narrate::Say;
+use crate::vocab::server_result_line;
 
 use crate::text::one_line;
 use crate::tui::app::App;
@@ -212,6 +213,25 @@ fn block_spans(say: Say, block: &Block, room: usize) -> Vec<Span<'static>> {
                 kind(w.result_kind),
                 Span::raw(head),
                 Span::styled(one_line(content, rest(used)), style),
+            ]
+        }
+        Block::ServerToolResult {
+            tool_use_id,
+            content,
+            ..
+        } => {
+            let label = say.kind_server_result();
+            let kind_width = crate::text::width(label);
+            let head = one_line(
+                &format!(" {} ", shown_id(tool_use_id, room)),
+                rest(kind_width),
+            );
+            let used = kind_width + crate::text::width(&head);
+            let line = server_result_line(content);
+            vec![
+                kind(label),
+                Span::raw(head),
+                Span::styled(one_line(&line, rest(used)), theme::LABEL),
             ]
         }
     }
