@@ -6,6 +6,7 @@ mod caption;
 mod compare;
 mod detail;
 mod diagram;
+mod glyphs;
 mod growth;
 mod help;
 mod highlight;
@@ -70,12 +71,16 @@ struct Areas {
 /// The layout, or `None` when the screen is below the minimum size.
 /// `growth` is whether what each call sends is asked for (`x`), or left to
 /// the room there is.
-fn areas(area: Rect, diagram_width: u16, growth: Option<bool>) -> Option<Areas> {
+fn areas(
+    area: Rect,
+    (diagram_width, banner_rows): (u16, u16),
+    growth: Option<bool>,
+) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
     let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
-    let banner_rows = if wide { banner::ROWS } else { 0 };
+    let banner_rows = if wide { banner_rows } else { 0 };
     let flexible = area.height - FIXED_ROWS - banner_rows;
     let middle_rows = (flexible * 3 / 5).max(DIAGRAM_ROWS);
     let [
@@ -220,9 +225,10 @@ pub fn draw(frame: &mut Frame, app: &App) -> Extents {
 
 /// Every panel, in the view's named colours; the help over them when open.
 fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
-    let say = app.say();
     let area = frame.area();
-    let Some(areas) = areas(area, diagram::width(app.say()), app.growth) else {
+    let say = app.say();
+    let sizes = (diagram::width(say), banner::rows(say.lang));
+    let Some(areas) = areas(area, sizes, app.growth) else {
         render_too_small(frame, say);
         return Extents::default();
     };
