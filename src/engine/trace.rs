@@ -178,6 +178,22 @@ pub enum Phase {
 }
 
 impl Phase {
+    pub const ALL: [Phase; 13] = [
+        Phase::Start,
+        Phase::Call,
+        Phase::Check,
+        Phase::Dispatch,
+        Phase::Append,
+        Phase::GoalCheck,
+        Phase::Inserted,
+        Phase::Answer,
+        Phase::BudgetExhausted,
+        Phase::Stopped,
+        Phase::RecordingEnded,
+        Phase::Ended,
+        Phase::Rejected,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Start => "start",

@@ -137,23 +137,7 @@ mod tests {
 
     #[test]
     fn every_chinese_banner_word_has_its_glyphs() {
-        use Phase::*;
-        let all = [
-            Start,
-            Call,
-            Check,
-            Dispatch,
-            Append,
-            GoalCheck,
-            Inserted,
-            Answer,
-            BudgetExhausted,
-            Stopped,
-            RecordingEnded,
-            Ended,
-            Rejected,
-        ];
-        for phase in all {
+        for phase in Phase::ALL {
             let word = word(phase, Lang::Zh);
             let drawn = word.chars().all(|c| glyph(c).is_some());
             assert!(drawn || word == "None", "{phase:?}: {word}");
