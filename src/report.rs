@@ -280,10 +280,18 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
     let verification = transcript.verify(trace.view());
     let dialect = trace.config.dialect;
     let history = transcript.history.len();
+    // Each call's request beside the model's context window, where known.
+    let window = crate::dialect::context_window(&transcript.model);
     let steps: Vec<Value> = trace
         .steps
         .iter()
-        .map(|step| step_json(dialect, step))
+        .map(|step| {
+            let mut json = step_json(dialect, step);
+            if let (Event::Call { .. }, Some(window)) = (&step.event, window) {
+                json["context_window"] = json!(window);
+            }
+            json
+        })
         .collect();
     let mut report = json!({
         "transcript": transcript.id,

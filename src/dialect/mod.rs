@@ -7,6 +7,7 @@
 //! so it is that dialect.
 
 mod anthropic;
+mod models;
 mod openai_chat;
 mod openai_responses;
 pub mod read;
@@ -14,6 +15,8 @@ pub mod stream;
 pub mod wire;
 
 use std::collections::{HashMap, HashSet};
+
+pub use models::context_window;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -152,6 +152,34 @@ impl Say {
         }
     }
 
+    /// What a request takes of the model's context window (`window`
+    /// tokens): `tokens` as recorded, or estimated from its characters.
+    pub fn detail_window(self, (tokens, recorded): (u64, bool), window: u64) -> String {
+        let share = match tokens as f64 * 100.0 / window as f64 {
+            s if s < 0.1 => "<0.1%".to_owned(),
+            s => format!("{s:.1}%"),
+        };
+        let window = match window {
+            w if w % 1_000_000 == 0 => format!("{}M", w / 1_000_000),
+            w if w % 1_000 == 0 => format!("{}K", w / 1_000),
+            w => w.to_string(),
+        };
+        match (self.lang, recorded) {
+            (Lang::En, true) => {
+                format!("context window: {tokens} of {window} tokens ({share}), as recorded")
+            }
+            (Lang::En, false) => {
+                format!("context window: ≈{tokens} of {window} tokens ({share}), estimated")
+            }
+            (Lang::Zh, true) => {
+                format!("上下文窗口：{window} token 中用了 {tokens} 个（{share}，记录值）")
+            }
+            (Lang::Zh, false) => {
+                format!("上下文窗口：{window} token 中约用了 {tokens} 个（{share}，估算）")
+            }
+        }
+    }
+
     pub fn detail_reply(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
         match self.lang {

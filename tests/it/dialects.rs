@@ -323,3 +323,55 @@ fn chat_completions_sends_the_system_prompt_as_its_first_message_once() {
             .contains("现在是系统提示词和问题")
     );
 }
+
+#[test]
+fn a_call_is_measured_against_the_model_s_context_window_where_it_is_known() {
+    // Claude Opus 5.5: "1M tokens" in the comparison table of
+    // https://platform.claude.com/docs/en/models/overview (read 2026-12-02).
+    let json: serde_json::Value =
+        serde_json::from_str(&common::printed(&["run", "aurora-run", "--format", "json"])).unwrap();
+    let calls: Vec<&serde_json::Value> = json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["phase"] == "call")
+        .collect();
+    assert_eq!(calls.len(), 3);
+    assert!(calls.iter().all(|c| c["context_window"] == 1_000_000));
+    // DeepSeek's window is not in the table: nothing is claimed.
+    let deepseek: serde_json::Value = serde_json::from_str(&common::printed(&[
+        "run",
+        "todays-date",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert!(deepseek["steps"][1].get("context_window").is_none());
+    // The call's detail says it, recorded or estimated, in either language.
+    for (lang, says) in [
+        (
+            Lang::En,
+            "context window: 412 of 1M tokens (<0.1%), as recorded",
+        ),
+        (
+            Lang::Zh,
+            "上下文窗口：1M token 中用了 412 个（<0.1%，记录值）",
+        ),
+    ] {
+        let mut app = common::screen::app_in(lang, "aurora-run");
+        let screen = common::screen::drive(&mut app, 80, 24, &["Right"]);
+        let text = common::screen::rows(screen.backend().buffer()).join("");
+        let text: String = text.split_whitespace().collect();
+        let says: String = says.split_whitespace().collect();
+        assert!(text.contains(&says), "{lang:?}: {text}");
+    }
+    let say = loopstep::narrate::Say::new(Lang::En, Dialect::AnthropicMessages);
+    assert_eq!(
+        say.detail_window((13, false), 200_000),
+        "context window: ≈13 of 200K tokens (<0.1%), estimated"
+    );
+    assert_eq!(
+        say.detail_window((50_000, true), 200_000),
+        "context window: 50000 of 200K tokens (25.0%), as recorded"
+    );
+}

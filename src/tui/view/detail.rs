@@ -8,6 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block as Panel, Paragraph};
 
+use crate::dialect::context_window;
 use crate::engine::{Block, Event, Results, SaveReply, Verdict, time_before};
 use crate::narrate::Say;
 
@@ -192,6 +193,22 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             tolerated,
             ..
         } => {
+            let model = &app.transcript().model;
+            // What the request takes of the window: the input as recorded
+            // (the cache's part included), else estimated, four characters
+            // a token.
+            let window = context_window(model).map(|window| {
+                let tokens = usage.map_or((request.chars.div_ceil(4) as u64, false), |u| {
+                    (
+                        u.input_tokens + u.cache_read_tokens + u.cache_write_tokens,
+                        true,
+                    )
+                });
+                Line::styled(
+                    one_line(&say.detail_window(tokens, window), FOLD_CHARS),
+                    theme::LABEL,
+                )
+            });
             let mut lines = vec![
                 Line::styled(
                     say.detail_request(request.number, request.messages, request.chars),
@@ -215,6 +232,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::LABEL,
                 ));
             }
+            lines.extend(window);
             lines.extend(time_line(app));
             if let Some(broken) = tolerated {
                 lines.push(Line::styled(
