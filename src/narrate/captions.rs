@@ -168,7 +168,7 @@ impl Say {
                  included, so the model can go on; that costs a turn."
             ),
             Lang::Zh => format!(
-                "检查：{stop_reason} 表示服务端暂停了一个由它自己的工具执行的较长回合。\
+                "检查：{stop_reason} 表示服务端执行自己的工具耗时较长，把这一轮暂停了。\
                  循环把对话原样发回（连同回复里的服务端工具块），让模型继续；这会消耗一轮。"
             ),
         }
@@ -184,7 +184,7 @@ impl Say {
                  check does."
             ),
             Lang::Zh => format!(
-                "检查：{field} 为 {stop_reason}，既不是干净的工具请求，也不是完成的回答，\
+                "检查：{field} 为 {stop_reason}，既不是正常的工具请求，也不是完成的回答，\
                  所以生产循环中止：{why}。按 c 看本课简化检查会怎么做。"
             ),
         }
@@ -291,15 +291,15 @@ impl Say {
             }
             Lang::Zh => {
                 let what = match results {
-                    1 => format!("工具结果作为{form}发回"),
-                    n => format!("全部 {n} 个工具结果一起发回，作为{form}"),
+                    1 => format!("工具结果以{form}的形式发回"),
+                    n => format!("全部 {n} 个工具结果一起以{form}的形式发回"),
                 };
                 let next = if turns_left {
                     "然后循环进入下一轮。".to_owned()
                 } else {
                     format!("循环本该进入下一轮，但 max_turns = {max_turns} 的预算已经用完。")
                 };
-                format!("追加：{what}，每个都带着它所回答的调用的 {id}。{next}")
+                format!("追加：{what}，每个结果都带着对应调用的 {id}。{next}")
             }
         }
     }
@@ -340,7 +340,7 @@ impl Say {
                 plural(count)
             ),
             Lang::Zh => format!(
-                "录制中的客户端自行往历史里加了 {count} 条消息，比如它自己发起的工具调用。\
+                "记录里的客户端自行往历史里加了 {count} 条消息，比如它自己发起的工具调用。\
                  重放把它们显示出来：模型会在下一次调用时看到。"
             ),
         }
@@ -381,7 +381,7 @@ impl Say {
                 };
                 let pushed = match rounds.pushed_back {
                     0 => String::new(),
-                    n => format!(" + {n} 次推回"),
+                    n => format!(" + {n} 次“还没完成”"),
                 };
                 let parallel = if tools > tool_rounds {
                     format!("{tools} 个工具在 {tool_rounds} 轮里运行：并行的请求共用一次调用。")
@@ -413,12 +413,12 @@ impl Say {
                  as it is instead, and the model carries on where it paused."
             ),
             (Lang::Zh, false) => format!(
-                "按 c：生产循环会在这里中止，并说明原因。本课简化检查却把这条{field} 为 \
-                 {stop_reason} 的回复当成了回答：“{text}”"
+                "本课简化检查把这条{field} 为 {stop_reason} 的回复当成了回答：“{text}”。\
+                 按 c 切换到生产循环：它会在这里中止，并说明原因。"
             ),
             (Lang::Zh, true) => format!(
-                "按 c：生产循环会把对话原样发回，模型从暂停处接着做下去。本课简化检查却把这条\
-                 {field} 为 {stop_reason} 的回复当成了回答：“{text}”"
+                "本课简化检查把这条{field} 为 {stop_reason} 的回复当成了回答：“{text}”。\
+                 按 c 切换到生产循环：它会把对话原样发回，模型从暂停处接着做下去。"
             ),
         }
     }
@@ -474,8 +474,8 @@ impl Say {
             }
             Lang::Zh => {
                 let held = tokens.map(|(before, after)| match after {
-                    Some(after) => format!("上下文原有 {before} 个词元，之后 {after} 个"),
-                    None => format!("上下文原有 {before} 个词元"),
+                    Some(after) => format!("上下文原有 {before} 个 token，之后 {after} 个"),
+                    None => format!("上下文原有 {before} 个 token"),
                 });
                 let how = aside(held.into_iter().chain(trigger), ("（", "；", "）"));
                 let what = if replaced == 0 {
@@ -500,7 +500,7 @@ impl Say {
                  way to finish, not a stop reason. Neither an answer the loop returns nor None."
             ),
             (Lang::Zh, EndedBy::Agent) => format!(
-                "智能体的框架结束了这次运行（日志记为 {status}）：这是智能体自己的收尾方式，\
+                "智能体的运行框架结束了这次运行（日志记为 {status}）：这是智能体自己的收尾方式，\
                  不是停止原因。这既不是循环返回的回答，也不是 None。"
             ),
             (Lang::En, EndedBy::User) => {
@@ -523,7 +523,7 @@ impl Say {
         self.pick(
             "The recording holds no further reply, so the replay ends here. That is neither an \
              answer nor None.",
-            "录制里没有更多回复，重放到此结束。这既不是回答，也不是 None。",
+            "记录里没有更多回复，重放到此结束。这既不是回答，也不是 None。",
         )
     }
 
@@ -536,7 +536,7 @@ impl Say {
                 self.w.api
             ),
             Lang::Zh => format!(
-                "这次录制的请求违反了 {} API 的一条规则：{rejection}。录制表明 API 仍然作答了，\
+                "记录里的这次请求违反了 {} API 的一条规则：{rejection}。记录表明 API 仍然作答了，\
                  所以重放记下这一点并继续。",
                 self.w.api
             ),

@@ -79,7 +79,7 @@ impl Say {
     pub fn divergence_looking(self, same: usize) -> String {
         match self.lang {
             Lang::En => format!("first divergence: looking… the first {same} steps are the same"),
-            Lang::Zh => format!("第一处分歧：查找中…前 {same} 步相同"),
+            Lang::Zh => format!("第一处分歧：查找中……前 {same} 步相同"),
         }
     }
 

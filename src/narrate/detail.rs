@@ -41,11 +41,11 @@ impl Say {
         }
     }
 
-    pub fn wire_response(self) -> &'static str {
-        self.pick(
-            "response, with the stop reason the check reads:",
-            "响应，检查读取其中的停止原因：",
-        )
+    pub fn wire_response(self) -> String {
+        match self.lang {
+            Lang::En => "response, with the stop reason the check reads:".to_owned(),
+            Lang::Zh => format!("响应，检查读取其中的{}：", self.told.stop_field_zh),
+        }
     }
 
     pub fn wire_tool_call(self) -> &'static str {
@@ -194,7 +194,7 @@ impl Say {
                 " (inferred: the recording carries no {})",
                 self.w.stop_field
             ),
-            Lang::Zh => format!("（推断：录制中没有 {}）", self.w.stop_field),
+            Lang::Zh => format!("（推断：记录中没有 {}）", self.w.stop_field),
         }
     }
 
@@ -202,7 +202,7 @@ impl Say {
     pub fn detail_subagent(self, title: &str) -> String {
         match self.lang {
             Lang::En => format!("▸ started a sub-agent, the run “{title}” · Enter opens it"),
-            Lang::Zh => format!("▸ 启动了子代理，即运行“{title}” · Enter 打开"),
+            Lang::Zh => format!("▸ 启动了子智能体（运行“{title}”）· 按 Enter 打开"),
         }
     }
 
@@ -220,12 +220,12 @@ impl Say {
             (_, 0, 0) => String::new(),
             (Lang::En, read, 0) => format!(" ({read} cached)"),
             (Lang::En, read, written) => format!(" ({read} cached, {written} to the cache)"),
-            (Lang::Zh, read, 0) => format!("（缓存 {read}）"),
-            (Lang::Zh, read, written) => format!("（缓存 {read}，写入缓存 {written}）"),
+            (Lang::Zh, read, 0) => format!("（其中 {read} 读自缓存）"),
+            (Lang::Zh, read, written) => format!("（其中 {read} 读自缓存，{written} 写入缓存）"),
         };
         match self.lang {
             Lang::En => format!("recorded: {input} tokens in{cache}, {output} out"),
-            Lang::Zh => format!("记录 token：输入 {input}{cache}，输出 {output}"),
+            Lang::Zh => format!("记录的 token：输入 {input}{cache}，输出 {output}"),
         }
     }
 
@@ -482,7 +482,7 @@ impl Say {
                 format!("goal check: `{tool}` has not succeeded → push back and call again")
             }
             (Lang::Zh, true) => format!("目标检查：{tool} 已成功 → 返回回答"),
-            (Lang::Zh, false) => format!("目标检查：{tool} 尚未成功 → 推回“还没完成”，再次调用"),
+            (Lang::Zh, false) => format!("目标检查：{tool} 尚未成功 → 追加“还没完成”，再次调用"),
         }
     }
 

@@ -139,10 +139,10 @@ impl Say {
             Why::ForeignStopReason { reason, of, run } => {
                 let own = foreign_own_word(reason, *of, *run)
                     .map_or("没有对应的说法".to_owned(), |w| {
-                        format!("叫它 `{w}`")
+                        format!("对应的是 `{w}`")
                     });
                 format!(
-                    "`{reason}` 是 {} 的停止原因，但这条记录使用 {}，它{own}",
+                    "`{reason}` 是 {} 的停止原因，但这条记录用的是 {}，{own}",
                     of.words().api,
                     run.words().api
                 )
@@ -155,7 +155,7 @@ impl Say {
                  也没有回放环境（可加在 `environment.{name}` 下）"
             ),
             Why::CallsCountFromOne => "调用从 1 开始编号".into(),
-            Why::NoModelCall => "至少为 1：每条记录都会调用模型一次".into(),
+            Why::NoModelCall => "至少为 1：每条记录至少调用一次模型".into(),
             Why::NotAnObject { held } => {
                 format!("运行记录是一个 JSON 对象，但这个文件里是{}", kind_zh(*held))
             }
@@ -170,7 +170,9 @@ impl Say {
                 to,
                 shared,
                 len,
-            } => format!("消息 {from} 到 {to} 不在共享历史 {shared} 之内，它有 {len} 条"),
+            } => {
+                format!("消息 {from} 到 {to} 不在共享历史 {shared} 之内（该共享历史只有 {len} 条）")
+            }
             Why::NoSession => "文件夹按 Claude Code 项目打开，但里面没有会话（`*.jsonl`）".into(),
             Why::NoSessionRead { why } => {
                 let why: Vec<String> = why.iter().map(|n| self.note_text(n)).collect();

@@ -93,7 +93,7 @@ impl Say {
             "Mistake: each result went into a user message of its own. The Messages API combines \
              consecutive user turns, so it accepts this; but its docs warn that separate result \
              messages teach the model to make fewer parallel calls.",
-            "常见错误：每个工具结果各占一条 user 消息。Messages API 会把相邻的 user 消息合并成一轮，\
+            "常见错误：每个工具结果各占一条 user 消息。Messages API 会把相邻的 user 消息合并成一条，\
              所以仍会接受；但它的文档提醒，这样分开发送会让模型减少并行调用。",
         )
     }
@@ -164,7 +164,7 @@ impl Say {
                 format!("这次运行体现不出常见错误 {name}：没有任何回复提出工具请求，所以无从出错。")
             }
             (Lang::Zh, Mistake::SplitResults) if !self.w.results_together => format!(
-                "这次运行体现不出常见错误 {name}：{api} 本来就是{form}，拆开发送什么也不改变。"
+                "这次运行体现不出常见错误 {name}：{api} 本来就按{form}发送，拆开也不会有任何变化。"
             ),
             (Lang::Zh, Mistake::SplitResults) => format!(
                 "这次运行体现不出常见错误 {name}：没有任何回复同时请求多个工具，没有可拆的。"
@@ -173,10 +173,10 @@ impl Say {
                 "这次运行体现不出常见错误 {name}：没有任何回复在工具请求旁边带文字，先看文字也不改变什么。"
             ),
             (Lang::Zh, Mistake::NoBudget) => format!(
-                "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，用不到预算。"
+                "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，缺了轮次上限也无妨。"
             ),
             (Lang::Zh, Mistake::DispatchBeforeCheck) => format!(
-                "这次运行体现不出常见错误 {name}：这里每个工具请求都带着工具的停止原因，最终回答又不请求工具，\
+                "这次运行体现不出常见错误 {name}：这里每个工具请求都伴随着表示调用工具的停止原因，最终回答又不请求工具，\
                  先派发再检查没有改变什么。它会在工具请求写到一半被截断的回复上出错（试试 max-tokens）。"
             ),
         }

@@ -47,7 +47,7 @@ impl Say {
                 format!("exchange {number} has no request or no response; skipped")
             }
             (Lang::Zh, Note::ExchangeIncomplete { number }) => {
-                format!("第 {number} 组交换缺少请求或响应；已跳过")
+                format!("第 {number} 组请求/响应不完整（缺少请求或响应）；已跳过")
             }
             (Lang::En, Note::HistoryEdited { request, from }) => format!(
                 "request #{request} does not repeat the history the earlier calls built, from \
@@ -82,8 +82,8 @@ impl Say {
                 if *commands == 1 { "y" } else { "ies" }
             ),
             (Lang::Zh, Note::CommandsFromText { commands, said }) => format!(
-                "智能体的框架从 {commands} 条回复的文本里读出命令，而 API 给的 finish_reason 是 {said}：\
-                 重放把每条命令显示为工具调用，其停止原因为推断"
+                "智能体的运行框架从 {commands} 条回复的文本里读出命令，而 API 给的 finish_reason 是 {said}：\
+                 重放把每条命令显示为工具调用，停止原因是推断出来的"
             ),
             (
                 Lang::En,

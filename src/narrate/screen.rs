@@ -79,7 +79,7 @@ impl Say {
     }
 
     pub fn turns_so_far(self) -> &'static str {
-        self.pick("turns so far", "已走过的轮")
+        self.pick("turns so far", "已进行的轮次")
     }
 
     /// A phase as the lessons name it.
@@ -96,7 +96,7 @@ impl Say {
             (Lang::Zh, Phase::Answer) => "回答",
             (Lang::Zh, Phase::BudgetExhausted) => "预算耗尽",
             (Lang::Zh, Phase::Stopped) => "中止",
-            (Lang::Zh, Phase::RecordingEnded) => "录制结束",
+            (Lang::Zh, Phase::RecordingEnded) => "记录结束",
             (Lang::Zh, Phase::Ended) => "结束",
             (Lang::Zh, Phase::Rejected) => "被拒绝",
         }
@@ -121,7 +121,7 @@ impl Say {
             ),
             Lang::Zh => format!(
                 "测验：接下来会怎样？1 派发工具（{tool}）· 2 返回回答（{answer}）· \
-                 3 没有轮次了：None · 4 其他停止。按 1–4。"
+                 3 没有剩余轮次：返回 None · 4 因其他原因中止。按 1–4 作答。"
             ),
         }
     }
@@ -220,7 +220,7 @@ impl Say {
         } = *request;
         let estimate = |chars: usize| match self.lang {
             Lang::En => format!("{chars} chars ≈{} tokens est.", chars.div_ceil(4)),
-            Lang::Zh => format!("{chars} 字符≈{} token（估）", chars.div_ceil(4)),
+            Lang::Zh => format!("{chars} 字符 ≈ {} token（估算）", chars.div_ceil(4)),
         };
         let so_far = match recorded {
             Some((usage, cost)) => self.usage_words(&usage) + &self.cost_words(cost),
@@ -482,7 +482,7 @@ impl Say {
     }
 
     pub fn outcome_recording_ended(self) -> &'static str {
-        self.pick("recording ended", "录制结束")
+        self.pick("recording ended", "记录结束")
     }
 
     /// The status a log gave its ending, as a line safe to print: the
@@ -511,7 +511,7 @@ impl Say {
     }
 
     pub fn mistake_not_shown_label(self) -> &'static str {
-        self.pick("mistake not shown", "错误未体现")
+        self.pick("mistake not shown", "常见错误未体现")
     }
 
     pub fn not_verified(self) -> &'static str {
@@ -544,7 +544,7 @@ impl Say {
     pub fn loading_keys(self) -> &'static str {
         self.pick(
             "q quits · other keys act once the run is open",
-            "q 退出 · 其他按键在打开后依次生效",
+            "q 退出 · 其他按键要等打开后才起作用",
         )
     }
 }

@@ -97,7 +97,11 @@ impl Say {
         let at = rejection.message_index;
         let ids: Vec<String> = rejection.ids.iter().map(|id| one_line(id, 40)).collect();
         let ids = ids.join(", ");
-        let (request, result) = (self.w.tool_request, self.w.tool_result);
+        let request = self.w.tool_request;
+        let result = match self.lang {
+            Lang::En => self.w.tool_result,
+            Lang::Zh => self.told.tool_result_zh,
+        };
         match (self.lang, rejection.rule) {
             (Lang::En, RequestRule::NoMessages) => "the request holds no message".to_owned(),
             (Lang::En, RequestRule::EmptyContent) => format!("messages[{at}] has no content"),
@@ -122,7 +126,7 @@ impl Say {
                 format!("messages[{at}] 里文字排在 {result} 之前；工具结果必须排在最前")
             }
             (Lang::Zh, RequestRule::UnansweredCalls) => {
-                format!("messages[{at}] 里的 {request}（{ids}）后面紧接着没有 {result}")
+                format!("messages[{at}] 里的 {request}（{ids}）后面没有紧跟 {result}")
             }
             (Lang::Zh, RequestRule::ResultsWithoutCall) => {
                 format!("messages[{at}] 里的 {result}（{ids}）回应不了前一条消息里的任何 {request}")
@@ -277,7 +281,7 @@ impl Say {
                 format!("目标检查：{} 已成功 → 回答成立", one_line(tool, 40))
             }
             (Lang::Zh, Event::GoalCheck { tool, .. }) => format!(
-                "目标检查：{} 尚未成功 → 运行框架推回“还没完成” → {n} 条消息",
+                "目标检查：{} 尚未成功 → 运行框架追加“还没完成” → {n} 条消息",
                 one_line(tool, 40)
             ),
             (Lang::En, Event::Inserted { added }) => format!(
@@ -305,7 +309,7 @@ impl Say {
                 "the recording has no reply for this call: the replay ends here".to_owned()
             }
             (Lang::Zh, Event::RecordingEnded) => {
-                "录制里没有这次调用的回复：重放到此结束".to_owned()
+                "记录里没有这次调用的回复：重放到此结束".to_owned()
             }
             (_, Event::Ended(ending)) => self.ended_line(ending),
             (Lang::En, Event::Rejected { rejection }) => {
@@ -329,13 +333,15 @@ impl Say {
                  without running it"
             ),
             (Lang::Zh, EndedBy::Agent, Some(_)) => {
-                format!("智能体调用了自己的结束动作（{status}）：框架就此结束运行，不去执行它")
+                format!(
+                    "智能体调用了自己的结束动作（{status}）：运行框架就此结束这次运行，不去执行它"
+                )
             }
             (Lang::En, EndedBy::Agent, None) => format!(
                 "the agent's harness ended the run (its log says `{status}`): no further call"
             ),
             (Lang::Zh, EndedBy::Agent, None) => {
-                format!("智能体的框架结束了运行（日志记为 {status}）：不再调用模型")
+                format!("智能体的运行框架结束了运行（日志记为 {status}）：不再调用模型")
             }
             (Lang::En, EndedBy::User, _) => {
                 "the user interrupted the turn: the recording stops here".to_owned()
@@ -355,7 +361,7 @@ impl Say {
             Some(Outcome::Answered(_)) => self.pick("answered", "已回答"),
             Some(Outcome::BudgetExhausted) => self.pick("budget spent", "预算耗尽"),
             Some(Outcome::Stopped(_)) => self.pick("halted", "中止"),
-            Some(Outcome::RecordingEnded) => self.pick("recording ended", "录制结束"),
+            Some(Outcome::RecordingEnded) => self.pick("recording ended", "记录结束"),
             Some(Outcome::Ended(Ending {
                 by: EndedBy::Agent, ..
             })) => self.pick("agent finished", "智能体自行结束"),
@@ -394,7 +400,7 @@ impl Say {
             (Lang::Zh, Some(Outcome::Ended(ending))) => match ending.by {
                 EndedBy::Agent => {
                     format!(
-                        "循环没有返回回答，智能体的框架结束了运行（{}）",
+                        "循环没有返回回答，智能体的运行框架结束了运行（{}）",
                         self.ending_status(ending)
                     )
                 }
@@ -404,7 +410,7 @@ impl Say {
             (Lang::En, None) => "none yet, the run is unfinished".to_owned(),
             (Lang::Zh, Some(Outcome::Stopped(_))) => "没有回答，循环中止".to_owned(),
             (Lang::Zh, Some(Outcome::RecordingEnded)) => {
-                "没有回答，录制在循环结束前就结束了".to_owned()
+                "没有回答，记录在循环结束前就结束了".to_owned()
             }
             (Lang::Zh, Some(Outcome::Rejected(_))) => "没有回答，API 拒绝了请求".to_owned(),
             (Lang::Zh, None) => "暂无，运行未完成".to_owned(),

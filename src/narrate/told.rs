@@ -14,6 +14,8 @@ pub struct Told {
     pub results_message: Tr,
     /// How a result says it failed.
     pub error_flag: Tr,
+    /// A tool result, in Chinese: the API's name with a Chinese noun.
+    pub tool_result_zh: &'static str,
 }
 
 /// How `dialect`'s forms are told.
@@ -29,28 +31,31 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "is_error",
                 zh: "is_error",
             },
+            tool_result_zh: "tool_result 块",
         },
         Dialect::OpenaiChat => &Told {
             stop_field_zh: "结束原因",
             results_message: Tr {
                 en: "one role: \"tool\" message per call",
-                zh: "每个调用一条 role: \"tool\" 消息",
+                zh: "每个调用各一条 role: \"tool\" 消息",
             },
             error_flag: Tr {
                 en: "the text of the result",
                 zh: "结果文本",
             },
+            tool_result_zh: "role: \"tool\" 消息",
         },
         Dialect::OpenaiResponses => &Told {
             stop_field_zh: "状态",
             results_message: Tr {
                 en: "one function_call_output item per call",
-                zh: "每个调用一个 function_call_output 项",
+                zh: "每个调用各一个 function_call_output 项",
             },
             error_flag: Tr {
                 en: "the text of the output",
                 zh: "输出文本",
             },
+            tool_result_zh: "function_call_output 项",
         },
     }
 }

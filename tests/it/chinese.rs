@@ -447,14 +447,18 @@ fn under_the_lesson_check_the_caption_says_what_the_production_check_does_instea
         (
             "pause-turn",
             Lang::Zh,
-            "生产循环会把对话原样发回，模型从暂停处接着做下去",
+            "按 c 切换到生产循环：它会把对话原样发回，模型从暂停处接着做下去",
         ),
         (
             "max-tokens",
             Lang::En,
             "the production check halts here instead",
         ),
-        ("max-tokens", Lang::Zh, "生产循环会在这里中止"),
+        (
+            "max-tokens",
+            Lang::Zh,
+            "按 c 切换到生产循环：它会在这里中止",
+        ),
     ] {
         let mut app = common::screen::app_in(lang, run);
         let terminal = common::screen::drive(&mut app, 120, 40, &["c", "End"]);

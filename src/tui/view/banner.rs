@@ -52,7 +52,7 @@ fn word(phase: Phase, lang: Lang) -> &'static str {
         (Lang::Zh, Phase::Answer) => "回答",
         (Lang::Zh, Phase::Stopped) => "中止",
         (Lang::Zh, Phase::RecordingEnded | Phase::Ended) => "结束",
-        (Lang::Zh, Phase::Rejected) => "拒绝",
+        (Lang::Zh, Phase::Rejected) => "被拒",
     }
 }
 
