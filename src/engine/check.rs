@@ -116,10 +116,7 @@ mod tests {
         }
         Reply {
             content,
-            stop_reason: String::new(),
-            stop_reason_inferred: false,
-            usage: None,
-            time: None,
+            ..Reply::default()
         }
     }
 

@@ -165,9 +165,7 @@ mod tests {
                 text: "Paris".into(),
             }],
             stop_reason: "end_turn".into(),
-            stop_reason_inferred: false,
-            usage: None,
-            time: None,
+            ..Reply::default()
         }];
         let mut model = ScriptedModel::new(&replies, Dialect::AnthropicMessages);
         let history = Conversation::new(Default::default(), Message::user_text("q"));

@@ -180,6 +180,15 @@ impl Say {
         }
     }
 
+    /// A reply the recording received streamed.
+    pub fn detail_streamed(self) -> &'static str {
+        self.pick(
+            "streamed: the reply arrived piece by piece as server-sent events; the loop checks \
+             it only once it is whole",
+            "流式返回：回复以服务器推送事件（SSE）一段段到达；循环要等它完整了才检查",
+        )
+    }
+
     pub fn detail_reply(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
         match self.lang {

@@ -213,7 +213,7 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// One model reply: its content and why the model stopped.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Reply {
     pub content: Vec<Block>,
@@ -228,6 +228,9 @@ pub struct Reply {
     /// When the call started and how long it took, where the recording says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<Timing>,
+    /// The recording received the reply streamed, as server-sent events.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub streamed: bool,
 }
 
 impl Reply {

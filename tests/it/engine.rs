@@ -381,9 +381,7 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
             input: json!({"query": "x"}),
         }],
         stop_reason: "tool_use".into(),
-        stop_reason_inferred: false,
-        usage: None,
-        time: None,
+        ..Reply::default()
     };
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);

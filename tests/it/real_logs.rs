@@ -774,6 +774,19 @@ fn claude_code_s_retries_are_noted_and_the_error_it_gave_up_on_is_no_reply() {
         notes(1),
         ["call #1 failed; the client retried it 1 time (HTTP 529: overloaded), then gave up"]
     );
+    // The call that was retried says so where it happens, in its detail.
+    use common::screen::{drive, rows, same_in_both};
+    let runs = same_in_both(source.runs);
+    let mut app = loopstep::tui::App::new(&runs, 0, Default::default());
+    let screen = drive(&mut app, 120, 40, &["Right"]);
+    let text: String = rows(screen.backend().buffer())
+        .join("")
+        .split_whitespace()
+        .collect();
+    let said: String = "call #1 failed 2 times before it went through"
+        .split_whitespace()
+        .collect();
+    assert!(text.contains(&said), "{text}");
 }
 
 #[test]

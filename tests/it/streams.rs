@@ -214,3 +214,34 @@ fn a_stream_of_many_small_deltas_joins_them_in_linear_time() {
     let source = streamed("deltas", &events, false);
     assert_eq!(source.runs[0].replies[0].text().len(), 2_000_000);
 }
+
+#[test]
+fn a_streamed_reply_and_a_retried_call_say_so_on_their_call_in_both_languages() {
+    use common::screen::rows;
+    use loopstep::narrate::Lang;
+    // The first response of this real recording is a body of server-sent
+    // events (its `response` is a string); the second is too.
+    let source = load("real/anthropic-streamed-server-tool.exchanges.json");
+    assert!(source.runs[0].replies.iter().all(|r| r.streamed));
+    // A reply recorded as an object was not.
+    let plain = load("exchanges-anthropic.jsonl");
+    assert!(plain.runs[0].replies.iter().all(|r| !r.streamed));
+    let runs = same_in_both(source.runs);
+    for (lang, words) in [
+        (Lang::En, "streamed: the reply arrived piece by piece"),
+        (Lang::Zh, "流式返回：回复以服务器推送事件"),
+    ] {
+        let settings = Settings {
+            lang,
+            ..Settings::default()
+        };
+        let mut app = App::new(&runs, 0, settings);
+        let screen = drive(&mut app, 120, 40, &["Right"]);
+        let text: String = rows(screen.backend().buffer())
+            .join("")
+            .split_whitespace()
+            .collect();
+        let words: String = words.split_whitespace().collect();
+        assert!(text.contains(&words), "{lang:?}: {text}");
+    }
+}

@@ -117,6 +117,8 @@ pub fn read(
         entry.time = exchange
             .get("time")
             .and_then(|time| Timing::deserialize(time).ok());
+        // A streamed body is recorded as the text of its events.
+        entry.streamed = exchange.get("response").is_some_and(Value::is_string);
         recording.push(entry);
     }
     api

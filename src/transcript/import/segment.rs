@@ -52,6 +52,8 @@ pub struct Entry {
     /// For replies: how often the client retried the call after the API
     /// failed it, and the last error it got.
     pub retried: Option<(usize, String)>,
+    /// For replies: the response came streamed, as server-sent events.
+    pub streamed: bool,
 }
 
 impl Entry {
@@ -66,6 +68,7 @@ impl Entry {
             compaction: None,
             resumes_after: 0,
             retried: None,
+            streamed: false,
         }
     }
 
@@ -445,6 +448,7 @@ impl RunBuilder {
             stop_reason_inferred: inferred,
             usage: entry.usage,
             time: entry.time.clone(),
+            streamed: entry.streamed,
         });
     }
 

@@ -190,9 +190,7 @@ fn production_verdict(app: &App, stop_reason: &str) -> Verdict {
     let reply = Reply {
         content: newest.map(|m| m.content.clone()).unwrap_or_default(),
         stop_reason: stop_reason.to_owned(),
-        stop_reason_inferred: false,
-        usage: None,
-        time: None,
+        ..Reply::default()
     };
     let reason = app.config().dialect.stop_reason(stop_reason);
     check(CheckPolicy::Production, reason, &reply)

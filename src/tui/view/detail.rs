@@ -14,7 +14,7 @@ use crate::narrate::Say;
 
 use crate::narrate::reply_of;
 use crate::text::{one_line, sanitize};
-use crate::transcript::Verification;
+use crate::transcript::{Note, Verification};
 use crate::tui::app::{App, DetailView};
 use crate::tui::theme;
 use crate::vocab::server_result_line;
@@ -131,6 +131,26 @@ fn summary(app: &App) -> Vec<Line<'static>> {
     lines
 }
 
+/// How the recorded call reached its reply: streamed, or after the client
+/// retried it where the API failed it first.
+fn call_delivery(app: &App, number: u32) -> Vec<Line<'static>> {
+    let say = app.say();
+    let transcript = app.transcript();
+    let reply = number
+        .checked_sub(1)
+        .and_then(|i| transcript.replies.get(i as usize));
+    let streamed = reply
+        .filter(|r| r.streamed)
+        .map(|_| Line::styled(one_line(say.detail_streamed(), FOLD_CHARS), theme::LABEL));
+    let retried = transcript
+        .notes
+        .iter()
+        .filter(|note| matches!(note, Note::Retried { call, .. } if *call == number as usize));
+    let retried = retried
+        .map(|note| Line::styled(one_line(&say.note_text(note), FOLD_CHARS), theme::STOPPED));
+    streamed.into_iter().chain(retried).collect()
+}
+
 /// When the step's recorded call or tool started and how long it took,
 /// with the pause before it when that was long; none for an untimed step.
 fn time_line(app: &App) -> Option<Line<'static>> {
@@ -233,6 +253,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 ));
             }
             lines.extend(window);
+            lines.extend(call_delivery(app, request.number));
             lines.extend(time_line(app));
             if let Some(broken) = tolerated {
                 lines.push(Line::styled(

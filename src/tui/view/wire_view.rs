@@ -128,7 +128,7 @@ fn response(app: &App) -> Value {
         stop_reason: stop_reason.clone(),
         stop_reason_inferred,
         usage,
-        time: None,
+        ..Reply::default()
     };
     app.config()
         .dialect
