@@ -64,10 +64,10 @@ pub fn request(
     body
 }
 
-/// A tool as declared: a server tool by its type and name only
+/// A tool as declared: one the API defines by its type and name only
 /// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool).
 fn tool_json(tool: &ToolDef) -> Value {
-    match &tool.server_type {
+    match &tool.api_type {
         Some(kind) => json!({ "type": kind, "name": tool.name }),
         None => json!(tool),
     }

@@ -64,8 +64,9 @@ pub fn request(
     }
     all.extend(messages.iter().flat_map(wire_messages));
     let mut body = json!({ "model": model, "messages": all });
-    // Chat Completions has no tools of the server's own.
-    let tools: Vec<&ToolDef> = tools.iter().filter(|t| t.server_type.is_none()).collect();
+    // Chat Completions has no tools of its own: one another API defines
+    // is left out.
+    let tools: Vec<&ToolDef> = tools.iter().filter(|t| t.api_type.is_none()).collect();
     if !tools.is_empty() {
         let tools: Vec<Value> = tools
             .iter()
@@ -132,7 +133,8 @@ fn wire_messages(message: &Message) -> Vec<Value> {
             Block::Thinking { thinking } => reasoning.push(thinking.as_str()),
             Block::Refusal { refusal } => refusals.push(refusal.as_str()),
             Block::ToolUse { id, name, input } => calls.push(tool_call(id, name, input)),
-            // Chat Completions has no tools of the server's own.
+            // Chat Completions has no tools of its own: one another API defines
+            // is left out.
             Block::ServerToolUse { .. } | Block::ServerToolResult { .. } => {}
             Block::ToolResult {
                 tool_use_id,

@@ -61,8 +61,8 @@ pub fn request(
     if !tools.is_empty() {
         let tools: Vec<Value> = tools
             .iter()
-            .map(|t| match &t.server_type {
-                // A tool of the server's own, by its type (`web_search`).
+            .map(|t| match &t.api_type {
+                // A tool the API defines, by its type (`web_search`).
                 Some(kind) => json!({ "type": kind }),
                 None => json!({
                     "type": "function",

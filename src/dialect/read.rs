@@ -194,11 +194,15 @@ impl Reader {
             },
             // What a server tool gave back: `web_search_tool_result`,
             // `web_fetch_tool_result`, `code_execution_tool_result`, …
-            kind if kind.ends_with("_tool_result") => Block::ServerToolResult {
-                kind: kind.to_owned(),
-                tool_use_id: owned(block.tool_use_id),
-                content: wire::value_of(*block.content),
-            },
+            // MCP's results pair with `mcp_tool_use` blocks, which are
+            // not read: both are skipped, and counted.
+            kind if kind.ends_with("_tool_result") && kind != "mcp_tool_result" => {
+                Block::ServerToolResult {
+                    kind: kind.to_owned(),
+                    tool_use_id: owned(block.tool_use_id),
+                    content: wire::value_of(*block.content),
+                }
+            }
             other => {
                 self.skipped.add(Skip::Blocks(other.to_owned()));
                 return None;
@@ -254,15 +258,15 @@ pub fn tool_definitions(tools: Option<&Value>) -> Vec<ToolDef> {
             // Chat Completions nests the function; Messages and Responses do not.
             let def = tool.get("function").unwrap_or(tool);
             let name = def.get("name")?.as_str()?.to_owned();
-            // A tool the client runs has no type, or `function` or
-            // `custom`; any other is one the API runs itself.
-            let server_type = tool
+            // A tool the client defines has no type, or `function` or
+            // `custom`; any other is one the API defines.
+            let api_type = tool
                 .get("type")
                 .and_then(Value::as_str)
                 .filter(|t| !matches!(*t, "function" | "custom"))
                 .map(str::to_owned);
             Some(ToolDef {
-                server_type,
+                api_type,
                 name,
                 description: def
                     .get("description")

@@ -10,6 +10,7 @@
 
 use std::num::NonZeroU32;
 
+use super::Message;
 use super::mistake::Budget;
 use super::model::Model;
 use super::run::Run;
@@ -112,21 +113,30 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
         true
     }
 
-    /// Characters in the first `count` messages, as far as they are known.
+    /// Characters in the first `count` messages, as far as they are known:
+    /// the lead's and the history's, then the run's own, counted as they
+    /// came.
     pub fn chars_of(&self, count: usize) -> usize {
-        let history = self.run.history();
-        match count.checked_sub(history.len()) {
+        let (lead, history) = (self.run.lead(), self.run.history());
+        let lead_chars = |n: usize| lead.iter().take(n).map(Message::chars).sum::<usize>();
+        match count.checked_sub(lead.len() + history.len()) {
             Some(own) if !self.chars.is_empty() => self.chars[own.min(self.chars.len() - 1)],
-            _ => history.chars_in_first(count),
+            _ => match count.checked_sub(lead.len()) {
+                Some(in_history) => lead_chars(lead.len()) + history.chars_in_first(in_history),
+                None => lead_chars(count),
+            },
         }
     }
 
     fn count_chars(&mut self) {
-        let history = self.run.history();
+        let (lead, history) = (self.run.lead(), self.run.history());
+        let before = lead.len() + history.len();
         if self.chars.is_empty() {
-            self.chars.push(history.chars_in_first(history.len()));
+            let lead_chars: usize = lead.iter().map(Message::chars).sum();
+            self.chars
+                .push(lead_chars + history.chars_in_first(history.len()));
         }
-        let counted = history.len() + self.chars.len() - 1;
+        let counted = before + self.chars.len() - 1;
         let mut total = *self.chars.last().expect("pushed above");
         for message in self.run.messages().from(counted).iter() {
             total += message.chars();

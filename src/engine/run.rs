@@ -195,6 +195,11 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         self.messages.history()
     }
 
+    /// The system prompt, where the API sends it as the first message.
+    pub fn lead(&self) -> &[Message] {
+        self.messages.lead()
+    }
+
     /// Whether the configured mistake has changed what the loop did so far.
     pub fn mistake_shown(&self) -> bool {
         self.mistake_shown

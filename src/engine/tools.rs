@@ -310,7 +310,7 @@ mod tests {
 
     fn with_tools(recorded: BTreeMap<String, Recorded>, f: impl FnOnce(&mut ReplayTools)) {
         let definitions = vec![ToolDef {
-            server_type: None,
+            api_type: None,
             name: "search".into(),
             description: String::new(),
             input_schema: json!({}),

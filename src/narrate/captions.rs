@@ -49,16 +49,24 @@ impl Say {
         }
     }
 
-    /// The first call; `led` as for [`Say::caption_start`].
-    pub fn caption_first_call(self, led: bool) -> &'static str {
-        match led {
-            false => self.pick(
+    /// The first call; `led` as for [`Say::caption_start`], `history` when
+    /// earlier messages come before the question.
+    pub fn caption_first_call(self, led: bool, history: bool) -> &'static str {
+        match (led, history) {
+            (_, true) => self.pick(
+                "Call: the loop sends the model the conversation so far: the messages the run \
+                 opened with, then the question. The reply is saved into messages before \
+                 anything else happens.",
+                "调用：循环把目前的对话发给模型：先是这次运行开头已有的消息，然后是问题。\
+                 回复会先存进 messages，然后才做别的事。",
+            ),
+            (false, false) => self.pick(
                 "Call: the loop sends the model the conversation so far, which is just the \
                  question. The reply is saved into messages before anything else happens.",
                 "调用：循环把目前的对话发给模型，现在只有问题本身。\
                  回复会先存进 messages，然后才做别的事。",
             ),
-            true => self.pick(
+            (true, false) => self.pick(
                 "Call: the loop sends the model the conversation so far: the system prompt and \
                  the question. The reply is saved into messages before anything else happens.",
                 "调用：循环把目前的对话发给模型，现在是系统提示词和问题。\

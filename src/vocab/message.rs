@@ -12,7 +12,9 @@ use super::timing::Timing;
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// The system prompt, where an API sends it as the first message
-    /// (Chat Completions); never written by a user or the model.
+    /// (Chat Completions); never written by a user or the model, and never
+    /// read from a transcript, whose system prompt is its `system`.
+    #[serde(skip_deserializing)]
     System,
     User,
     Assistant,
@@ -283,10 +285,11 @@ fn tool_calls(blocks: &[Block]) -> impl Iterator<Item = ToolCall<'_>> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
-    /// A tool the API runs itself is declared by its type
-    /// (`web_search_20250305`) and name; a tool the client runs has none.
+    /// A tool the API defines is declared by its type and name: one its
+    /// servers run (`web_search_20250305`), or one of Anthropic's that the
+    /// client runs (`bash_20250124`); a tool the client defines has none.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub server_type: Option<String>,
+    pub api_type: Option<String>,
     pub name: String,
     #[serde(default)]
     pub description: String,

@@ -314,12 +314,12 @@ fn chat_completions_sends_the_system_prompt_as_its_first_message_once() {
     );
     assert!(
         say(Lang::En)
-            .caption_first_call(true)
+            .caption_first_call(true, false)
             .contains("the system prompt and the question")
     );
     assert!(
         say(Lang::Zh)
-            .caption_first_call(true)
+            .caption_first_call(true, false)
             .contains("现在是系统提示词和问题")
     );
 }
@@ -374,4 +374,37 @@ fn a_call_is_measured_against_the_model_s_context_window_where_it_is_known() {
         say.detail_window((50_000, true), 200_000),
         "context window: 50000 of 200K tokens (25.0%), as recorded"
     );
+}
+
+#[test]
+fn a_chat_run_with_a_history_counts_its_system_prompt_once() {
+    // messages: system "SYS" (3), history "a" (1) and "bb" (2), question
+    // "q" (1): four messages, seven characters.
+    let run = serde_json::json!({
+        "version": 1, "id": "h", "title": "h", "dialect": "openai-chat",
+        "system": "SYS", "question": "q", "model": "m", "max_turns": 2,
+        "history": [
+            {"role": "user", "content": [{"type": "text", "text": "a"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "bb"}]}
+        ],
+        "replies": [{"content": [{"type": "text", "text": "ok"}], "stop_reason": "stop"}]
+    });
+    let run = loopstep::transcript::Transcript::parse(&run.to_string(), "h").unwrap();
+    let runs = common::screen::same_in_both(vec![run]);
+    let mut app = App::new(&runs, 0, Settings::default());
+    let screen = common::screen::drive(&mut app, 100, 30, &[]);
+    let text = common::screen::rows(screen.backend().buffer()).join("\n");
+    assert!(text.contains("messages · 4 so far, 7 chars"), "{text}");
+    // The first call sends what the run opened with, not just the question.
+    let screen = common::screen::drive(&mut app, 100, 30, &["Right"]);
+    let text = common::screen::rows(screen.backend().buffer()).join(" ");
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("the messages the run opened with, then the question"),
+        "{text}"
+    );
+    // After the reply: five messages, nine characters.
+    let screen = common::screen::drive(&mut app, 100, 30, &["End"]);
+    let text = common::screen::rows(screen.backend().buffer()).join("\n");
+    assert!(text.contains("messages · 5 so far, 9 chars"), "{text}");
 }

@@ -840,3 +840,29 @@ fn a_session_hands_over_its_whole_runs_while_the_rest_is_still_read() {
     assert_eq!(source.runs.len(), 2);
     assert!(handed.is_empty());
 }
+
+#[test]
+fn an_edited_history_is_placed_as_the_request_numbers_it_system_prompt_counted() {
+    // A Chat Completions log whose second request rewrote the question:
+    // messages[1] on the wire, after the system prompt at messages[0].
+    let call = serde_json::json!({"id": "c1", "type": "function",
+        "function": {"name": "t", "arguments": "{}"}});
+    let log = serde_json::json!([
+        {"request": {"model": "m", "messages": [
+            {"role": "system", "content": "S"}, {"role": "user", "content": "q"}]},
+         "response": {"choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [call]}, "finish_reason": "tool_calls"}]}},
+        {"request": {"model": "m", "messages": [
+            {"role": "system", "content": "S"}, {"role": "user", "content": "q, edited"},
+            {"role": "assistant", "content": null, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "r"}]},
+         "response": {"choices": [{"message": {"role": "assistant", "content": "done"},
+            "finish_reason": "stop"}]}}
+    ]);
+    let source = common::open_written("edited.json", log.to_string()).unwrap();
+    let notes: Vec<String> = source.notes.iter().map(ToString::to_string).collect();
+    assert!(
+        notes.iter().any(|n| n.contains("from messages[1] on")),
+        "{notes:?}"
+    );
+}

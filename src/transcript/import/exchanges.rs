@@ -64,6 +64,9 @@ pub fn read(
             }
         }
         let sent = api.read_request(reader, request);
+        // Where the system prompt is one of the request's messages, a
+        // message's place counts it, as the request numbers it.
+        let led = usize::from(api.words().system_in_messages && !sent.system.is_empty());
         if recording.system.is_none() {
             for text in sent.system {
                 recording.add_system(text);
@@ -85,7 +88,7 @@ pub fn read(
             if common < have.len() {
                 notes.push(Note::HistoryEdited {
                     request: k + 1,
-                    from: common,
+                    from: led + common,
                 });
             }
             sent.into_iter().skip(have.len()).collect()

@@ -99,7 +99,9 @@ fn step_caption(app: &App) -> String {
             ..
         } => say.tolerated(&say.rejection(broken)),
         Event::Call { request, .. } if request.number == 1 => {
-            say.caption_first_call(led).to_owned()
+            // Earlier messages come before the question: a chat that went on.
+            let history = request.messages > 1 + usize::from(led);
+            say.caption_first_call(led, history).to_owned()
         }
         Event::Call {
             request,

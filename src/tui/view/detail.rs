@@ -219,10 +219,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
             // a token.
             let window = context_window(model).map(|window| {
                 let tokens = usage.map_or((request.chars.div_ceil(4) as u64, false), |u| {
-                    (
-                        u.input_tokens + u.cache_read_tokens + u.cache_write_tokens,
-                        true,
-                    )
+                    (u.all_input(), true)
                 });
                 Line::styled(
                     one_line(&say.detail_window(tokens, window), FOLD_CHARS),

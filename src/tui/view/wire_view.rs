@@ -28,23 +28,31 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     match &step.event {
         Event::Start => {
             let opening = trace.messages.range(0..step.messages);
-            let earlier = folded_away(app, opening.len());
-            let mut messages = dialect.messages(opening.from(earlier));
-            if earlier > 0
-                && let Value::Array(items) = &mut messages
-            {
-                items.insert(0, json!(say.wire_earlier(earlier)));
+            // The system prompt, where it leads, is never folded away.
+            let lead = lead_of(opening);
+            let earlier = folded_away(app, opening.len() - lead);
+            let mut messages = dialect.messages(opening.from(lead + earlier));
+            if let Value::Array(items) = &mut messages {
+                if earlier > 0 {
+                    items.insert(0, json!(say.wire_earlier(earlier)));
+                }
+                if let Value::Array(led) = dialect.messages(opening.range(0..lead)) {
+                    items.splice(0..0, led);
+                }
             }
             json(say.wire_start().to_owned(), messages)
         }
         Event::Call { request, .. } => {
             let sent = trace.messages.range(0..request.messages);
-            let earlier = folded_away(app, sent.len());
+            // Folded, the system prompt is written from the transcript,
+            // first, as the dialect sends it.
+            let lead = lead_of(sent);
+            let earlier = folded_away(app, sent.len() - lead);
             let mut body = dialect.request(
                 (&transcript.model, transcript.max_tokens),
                 transcript.system.as_deref(),
                 &transcript.tools,
-                sent.from(earlier),
+                sent.from(lead + earlier),
             );
             if !app.expanded {
                 fold_request(say, &mut body, earlier, transcript.tools.len());
@@ -138,6 +146,12 @@ fn response(app: &App) -> Value {
 /// Stands in for what a folded request leaves out.
 /// How many of `count` messages a folded view leaves out: all but the
 /// most recent, unless the view is unfolded.
+/// How many messages lead `messages` before its history: the system
+/// prompt, where the API sends it as the first message.
+fn lead_of(messages: Messages<'_>) -> usize {
+    usize::from(messages.get(0).is_some_and(|m| m.role == Role::System))
+}
+
 fn folded_away(app: &App, count: usize) -> usize {
     if app.expanded {
         0
