@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     // `system` is a field of the request beside `messages`
     // (https://platform.claude.com/docs/en/api/messages/create).
     system_in_messages: false,
+    list: "messages",
 };
 
 /// The stop reasons the Messages API documents.

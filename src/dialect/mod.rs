@@ -7,7 +7,11 @@
 //! so it is that dialect.
 
 mod anthropic;
+mod bedrock;
+pub mod eventstream;
+mod gemini;
 mod models;
+mod next_message;
 mod openai_chat;
 mod openai_responses;
 pub mod read;
@@ -35,6 +39,12 @@ pub enum Dialect {
     OpenaiChat,
     /// OpenAI Responses: `status`, `function_call` / `function_call_output` items.
     OpenaiResponses,
+    /// Google's Gemini API: `finishReason`, `functionCall` /
+    /// `functionResponse` parts of `contents`.
+    Gemini,
+    /// Amazon Bedrock's Converse API: `stopReason`, `toolUse` /
+    /// `toolResult` blocks.
+    BedrockConverse,
 }
 
 /// The names a dialect gives the parts of the loop, for narration.
@@ -74,13 +84,18 @@ pub struct Words {
     /// Completions) rather than apart from them (Messages' `system`,
     /// Responses' `instructions`).
     pub system_in_messages: bool,
+    /// The request's list of turns, as a rejection names a place in it:
+    /// `messages[2]`, `contents[2]`.
+    pub list: &'static str,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 3] = [
+    pub const ALL: [Dialect; 5] = [
         Dialect::AnthropicMessages,
         Dialect::OpenaiChat,
         Dialect::OpenaiResponses,
+        Dialect::Gemini,
+        Dialect::BedrockConverse,
     ];
 
     /// The names this API gives things.
@@ -89,6 +104,8 @@ impl Dialect {
             Dialect::AnthropicMessages => &anthropic::WORDS,
             Dialect::OpenaiChat => &openai_chat::WORDS,
             Dialect::OpenaiResponses => &openai_responses::WORDS,
+            Dialect::Gemini => &gemini::WORDS,
+            Dialect::BedrockConverse => &bedrock::WORDS,
         }
     }
 
@@ -98,6 +115,8 @@ impl Dialect {
             Dialect::AnthropicMessages => "anthropic-messages",
             Dialect::OpenaiChat => "openai-chat",
             Dialect::OpenaiResponses => "openai-responses",
+            Dialect::Gemini => "gemini",
+            Dialect::BedrockConverse => "bedrock-converse",
         }
     }
 
@@ -113,6 +132,8 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::STOPS,
             Dialect::OpenaiChat => openai_chat::STOPS,
             Dialect::OpenaiResponses => openai_responses::STOPS,
+            Dialect::Gemini => gemini::STOPS,
+            Dialect::BedrockConverse => bedrock::STOPS,
         }
     }
 
@@ -187,6 +208,8 @@ impl Dialect {
             Dialect::OpenaiChat | Dialect::OpenaiResponses => {
                 RequestChecker::Chat(openai_chat::Checker::new(seen))
             }
+            Dialect::Gemini => RequestChecker::NextMessage(gemini::checker()),
+            Dialect::BedrockConverse => RequestChecker::NextMessage(bedrock::checker()),
         };
         let messages = history.messages();
         let tail = last_two_turns(messages);
@@ -206,9 +229,9 @@ impl Dialect {
         checker.finish()
     }
 
-    /// A request body: what the client sends on one call.
     /// A request body: the model, the reply's token limit where it is
-    /// known, the system prompt, the tools and the messages.
+    /// known, the system prompt, the tools and the messages. Gemini and
+    /// Bedrock name the model in the URL, not the body.
     pub fn request(
         self,
         (model, max_tokens): (&str, Option<u32>),
@@ -220,40 +243,62 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::request(model, system, tools, messages),
             Dialect::OpenaiChat => openai_chat::request(model, system, tools, messages),
             Dialect::OpenaiResponses => openai_responses::request(model, system, tools, messages),
+            Dialect::Gemini => gemini::request(system, tools, messages),
+            Dialect::BedrockConverse => bedrock::request(system, tools, messages),
         };
-        // Right after the model, where a reader of the body looks first.
+        // Right after the model, where a reader of the body looks first;
+        // first where the body has no model.
         if let (Some(limit), Value::Object(fields)) = (max_tokens, &mut body) {
-            for (key, value) in std::mem::take(fields) {
+            let (key, value) = match self.token_limit_field() {
+                (key, None) => (key, Value::from(limit)),
+                (key, Some(inner)) => (key, serde_json::json!({ inner: limit })),
+            };
+            let mut limit = Some((key.to_owned(), value));
+            let before = std::mem::take(fields);
+            if !before.contains_key("model") {
+                fields.extend(limit.take());
+            }
+            for (key, value) in before {
                 let after_model = key == "model";
                 fields.insert(key, value);
                 if after_model {
-                    fields.insert(self.token_limit_field().to_owned(), limit.into());
+                    fields.extend(limit.take());
                 }
             }
         }
         body
     }
 
-    /// Where a request sets the reply's token limit. The Messages API
-    /// requires `max_tokens`
+    /// Where a request sets the reply's token limit: a field, or a field
+    /// of an object. The Messages API requires `max_tokens`
     /// (https://platform.claude.com/docs/en/api/messages/create); Chat
     /// Completions takes `max_tokens` (OpenAI now names it
     /// `max_completion_tokens`, DeepSeek keeps `max_tokens`); Responses
-    /// takes `max_output_tokens`.
-    pub fn token_limit_field(self) -> &'static str {
+    /// takes `max_output_tokens`; Gemini `generationConfig.maxOutputTokens`
+    /// (GenerationConfig, generative_service.proto); Converse
+    /// `inferenceConfig.maxTokens` (InferenceConfiguration, service-2.json).
+    pub fn token_limit_field(self) -> (&'static str, Option<&'static str>) {
         match self {
-            Dialect::AnthropicMessages | Dialect::OpenaiChat => "max_tokens",
-            Dialect::OpenaiResponses => "max_output_tokens",
+            Dialect::AnthropicMessages | Dialect::OpenaiChat => ("max_tokens", None),
+            Dialect::OpenaiResponses => ("max_output_tokens", None),
+            Dialect::Gemini => ("generationConfig", Some("maxOutputTokens")),
+            Dialect::BedrockConverse => ("inferenceConfig", Some("maxTokens")),
         }
     }
 
     /// The reply's token limit a recorded request set, under any name
-    /// the three APIs give it.
+    /// the five APIs give it.
     pub fn token_limit_of(request: &Value) -> Option<u32> {
-        ["max_tokens", "max_completion_tokens", "max_output_tokens"]
-            .iter()
-            .find_map(|key| request.get(key)?.as_u64())
-            .and_then(|limit| u32::try_from(limit).ok())
+        [
+            "/max_tokens",
+            "/max_completion_tokens",
+            "/max_output_tokens",
+            "/generationConfig/maxOutputTokens",
+            "/inferenceConfig/maxTokens",
+        ]
+        .iter()
+        .find_map(|path| request.pointer(path)?.as_u64())
+        .and_then(|limit| u32::try_from(limit).ok())
     }
 
     /// A response body for one reply.
@@ -262,15 +307,27 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::response(model, reply),
             Dialect::OpenaiChat => openai_chat::response(model, reply),
             Dialect::OpenaiResponses => openai_responses::response(model, reply),
+            Dialect::Gemini => gemini::response(model, reply),
+            Dialect::BedrockConverse => bedrock::response(reply),
         }
     }
 
     /// Messages as this API carries them: a JSON array.
     pub fn messages(self, messages: Messages<'_>) -> Value {
+        self.messages_from(messages, 0)
+    }
+
+    /// The messages of `all` from `from` on, as this API carries them; the
+    /// ones before are what they may refer to (a Gemini function response
+    /// names the function its call named).
+    pub fn messages_from(self, all: Messages<'_>, from: usize) -> Value {
+        let tail = || all.range(from..all.len());
         match self {
-            Dialect::AnthropicMessages => anthropic::messages(messages),
-            Dialect::OpenaiChat => openai_chat::messages(messages),
-            Dialect::OpenaiResponses => openai_responses::items(messages),
+            Dialect::AnthropicMessages => anthropic::messages(tail()),
+            Dialect::OpenaiChat => openai_chat::messages(tail()),
+            Dialect::OpenaiResponses => openai_responses::items(tail()),
+            Dialect::Gemini => gemini::contents(all, from),
+            Dialect::BedrockConverse => bedrock::messages(tail()),
         }
     }
 
@@ -281,6 +338,8 @@ impl Dialect {
                 read::messages_request(reader, request)
             }
             Dialect::OpenaiResponses => openai_responses::read_request(reader, request),
+            Dialect::Gemini => gemini::read_request(reader, request),
+            Dialect::BedrockConverse => bedrock::read_request(reader, request),
         }
     }
 
@@ -290,6 +349,8 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::read_response(reader, response),
             Dialect::OpenaiChat => openai_chat::read_response(reader, response),
             Dialect::OpenaiResponses => openai_responses::read_response(reader, response),
+            Dialect::Gemini => gemini::read_response(reader, response),
+            Dialect::BedrockConverse => bedrock::read_response(reader, response),
         }
     }
 
@@ -311,13 +372,19 @@ impl Dialect {
     ) -> Option<(Value, Vec<(String, String)>)> {
         match self {
             Dialect::OpenaiResponses => openai_responses::restore_call_ids(request, by_item),
-            Dialect::AnthropicMessages | Dialect::OpenaiChat => None,
+            _ => None,
         }
     }
 
     /// The API a recorded response body comes from, by its shape.
     pub fn of_response(response: &Value) -> Dialect {
-        if response.get("choices").is_some() {
+        if response.get("candidates").is_some() || response.get("usageMetadata").is_some() {
+            Dialect::Gemini
+        } else if response.get("stopReason").is_some()
+            || response.pointer("/output/message").is_some()
+        {
+            Dialect::BedrockConverse
+        } else if response.get("choices").is_some() {
             Dialect::OpenaiChat
         } else if response.get("output").is_some()
             || response.get("object") == Some(&"response".into())
@@ -334,6 +401,17 @@ impl Dialect {
             Dialect::AnthropicMessages => anthropic::tool_call(id, name, input),
             Dialect::OpenaiChat => openai_chat::tool_call(id, name, input),
             Dialect::OpenaiResponses => openai_responses::tool_call(id, name, input),
+            Dialect::Gemini => gemini::tool_call(id, name, input),
+            Dialect::BedrockConverse => bedrock::tool_call(id, name, input),
+        }
+    }
+
+    /// The model a request's URL names, in the APIs that name it there.
+    pub fn model_in_url(self, url: &str) -> Option<String> {
+        match self {
+            Dialect::Gemini => gemini::model_in_url(url),
+            Dialect::BedrockConverse => bedrock::model_in_url(url),
+            _ => None,
         }
     }
 }
@@ -379,6 +457,7 @@ impl SeenCalls {
 pub enum RequestChecker {
     Anthropic(anthropic::Checker),
     Chat(openai_chat::Checker),
+    NextMessage(next_message::Checker),
 }
 
 impl RequestChecker {
@@ -387,6 +466,7 @@ impl RequestChecker {
         match self {
             RequestChecker::Anthropic(checker) => checker.push(index, message),
             RequestChecker::Chat(checker) => checker.push(index, message),
+            RequestChecker::NextMessage(checker) => checker.push(index, message),
         }
     }
 
@@ -395,6 +475,7 @@ impl RequestChecker {
         match self {
             RequestChecker::Anthropic(checker) => checker.finish(),
             RequestChecker::Chat(checker) => checker.finish(),
+            RequestChecker::NextMessage(checker) => checker.finish(),
         }
     }
 }

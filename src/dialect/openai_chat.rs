@@ -31,6 +31,7 @@ pub const WORDS: Words = Words {
     // The system (or developer) message is one of `messages`, the first
     // (https://platform.openai.com/docs/api-reference/chat/create).
     system_in_messages: true,
+    list: "messages",
 };
 
 /// The finish reasons of Chat Completions, and DeepSeek's one more.

@@ -37,6 +37,7 @@ pub const WORDS: Words = Words {
     // `instructions` is a field of the request beside `input`
     // (https://platform.openai.com/docs/api-reference/responses/create).
     system_in_messages: false,
+    list: "messages",
 };
 
 /// How a replay records a Responses stop: its `status` when `completed`

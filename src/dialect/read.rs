@@ -48,6 +48,9 @@ pub struct Reader {
     /// Set once an OpenAI-shaped message is seen; inferred stop reasons
     /// then use OpenAI's spelling.
     pub openai: bool,
+    /// How many function calls the last request read had sent, where an
+    /// API knows calls by their place (Gemini): its reply's number on.
+    pub calls_sent: usize,
 }
 
 /// A message read from the wire, or a system prompt found among them.
@@ -366,6 +369,8 @@ pub struct Response {
 
 /// Where an API's usage object keeps each count.
 pub struct UsageKeys {
+    /// The response's field that holds the counts.
+    pub object: &'static str,
     pub input: &'static str,
     pub output: &'static str,
     /// The cached part, as a path: inside the input (OpenAI) or beside it
@@ -378,6 +383,7 @@ pub struct UsageKeys {
 /// Anthropic's Messages API and Claude Code logs:
 /// https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
+    object: "usage",
     input: "input_tokens",
     output: "output_tokens",
     cached: &["cache_read_input_tokens"],
@@ -391,6 +397,7 @@ pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
 /// recording in `tests/fixtures/real` carries the same field beside its
 /// own `prompt_cache_hit_tokens`.
 pub const CHAT_USAGE: UsageKeys = UsageKeys {
+    object: "usage",
     input: "prompt_tokens",
     output: "completion_tokens",
     cached: &["prompt_tokens_details", "cached_tokens"],
@@ -401,6 +408,7 @@ pub const CHAT_USAGE: UsageKeys = UsageKeys {
 /// OpenAI Responses: `usage.input_tokens_details.cached_tokens`, part of
 /// `input_tokens` (same guide).
 pub const RESPONSES_USAGE: UsageKeys = UsageKeys {
+    object: "usage",
     input: "input_tokens",
     output: "output_tokens",
     cached: &["input_tokens_details", "cached_tokens"],
@@ -412,7 +420,7 @@ pub const RESPONSES_USAGE: UsageKeys = UsageKeys {
 pub fn usage(response: &Value, keys: &UsageKeys) -> Option<Usage> {
     // `"usage": null` is no usage, not a usage of nothing.
     response
-        .get("usage")
+        .get(keys.object)
         .filter(|u| u.is_object())
         .map(|u| usage_of(u, keys))
 }
@@ -522,7 +530,13 @@ mod usage_tests {
             cache_read_tokens: 512,
             cache_write_tokens: 0,
         };
-        for keys in [&ANTHROPIC_USAGE, &CHAT_USAGE, &RESPONSES_USAGE] {
+        for keys in [
+            &ANTHROPIC_USAGE,
+            &CHAT_USAGE,
+            &RESPONSES_USAGE,
+            &super::super::gemini::USAGE,
+            &super::super::bedrock::USAGE,
+        ] {
             assert_eq!(usage_of(&usage_json(&usage, keys), keys), usage);
         }
         let written = Usage {

@@ -11,12 +11,24 @@
 
 use serde_json::Value;
 
-use super::{anthropic, openai_chat, openai_responses};
+use super::{anthropic, bedrock, gemini, openai_chat, openai_responses};
 
 /// The response a streamed body adds up to, or `None` when it holds no
 /// event of a known API.
 pub fn reassemble(body: &str) -> Option<Value> {
-    let events = events(body);
+    of_events(&events(body))
+}
+
+/// The response a stream's events add up to: server-sent events' data,
+/// or Bedrock's event-stream messages, each `{eventType: payload}`.
+pub fn of_events(events: &[Value]) -> Option<Value> {
+    if bedrock::is_stream(events) {
+        return Some(bedrock::reassemble(events));
+    }
+    // Gemini streams whole responses, each with the next parts.
+    if events.iter().any(|e| e.get("candidates").is_some()) {
+        return Some(gemini::reassemble(events));
+    }
     // The first event that names its kind (some services open a chat
     // stream with a chunk of their own, its `object` empty).
     let first = events.iter().find(|e| {
@@ -27,11 +39,11 @@ pub fn reassemble(body: &str) -> Option<Value> {
     })?;
     let kind = first.get("type").and_then(Value::as_str).unwrap_or("");
     if kind == "message_start" {
-        Some(anthropic::reassemble(&events))
+        Some(anthropic::reassemble(events))
     } else if first.get("object").and_then(Value::as_str) == Some("chat.completion.chunk") {
-        Some(openai_chat::reassemble(&events))
+        Some(openai_chat::reassemble(events))
     } else if kind.starts_with("response.") {
-        openai_responses::reassemble(&events)
+        openai_responses::reassemble(events)
     } else {
         None
     }

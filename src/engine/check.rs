@@ -33,6 +33,8 @@ pub enum StopCause {
     Refusal,
     ContentFilter,
     OutOfCapacity,
+    /// The API stopped the reply at a malformed tool request.
+    MalformedCall,
     /// A stop reason this API does not have.
     UnknownStopReason,
     /// The loop has no budget, so only the engine's safety cap stopped it.
@@ -95,6 +97,7 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
         StopReason::Refusal => stop(StopCause::Refusal),
         StopReason::ContentFilter => stop(StopCause::ContentFilter),
         StopReason::InsufficientSystemResource => stop(StopCause::OutOfCapacity),
+        StopReason::MalformedCall => stop(StopCause::MalformedCall),
         StopReason::Unknown => stop(StopCause::UnknownStopReason),
     }
 }

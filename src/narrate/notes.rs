@@ -197,6 +197,8 @@ impl Say {
             (Lang::Zh, Skip::ResultParts(kind)) => format!("工具结果里的 {kind} 部分"),
             (Lang::En, Skip::UntypedResultParts) => "untyped parts of results".into(),
             (Lang::Zh, Skip::UntypedResultParts) => "工具结果里没有类型的部分".into(),
+            (Lang::En, Skip::Parts(kind)) => format!("`{kind}` parts"),
+            (Lang::Zh, Skip::Parts(kind)) => format!(" {kind} 部分"),
         }
     }
 }

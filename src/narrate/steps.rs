@@ -43,6 +43,10 @@ impl Say {
             (Lang::En, StopCause::OutOfCapacity) => {
                 "the provider ran out of capacity before the reply was complete".to_owned()
             }
+            (Lang::En, StopCause::MalformedCall) => format!(
+                "the API stopped the reply at a tool request ({request}) the model wrote malformed, \
+                 so there is nothing the loop can run"
+            ),
             (Lang::En, StopCause::UnknownStopReason) => format!(
                 "a {field} that {} does not document (it documents {})",
                 w.api,
@@ -75,6 +79,9 @@ impl Say {
             (Lang::Zh, StopCause::Refusal) => "模型拒绝回答".to_owned(),
             (Lang::Zh, StopCause::ContentFilter) => "服务商的内容过滤拦下了回复".to_owned(),
             (Lang::Zh, StopCause::OutOfCapacity) => "服务商在回复完成前资源不足".to_owned(),
+            (Lang::Zh, StopCause::MalformedCall) => format!(
+                "模型写出的工具请求（{request}）格式有误，API 在那里停止了回复，循环没有可运行的东西"
+            ),
             (Lang::Zh, StopCause::UnknownStopReason) => format!(
                 "{} 的文档里没有这种 {field}（文档列出的是 {}）",
                 w.api,
@@ -97,45 +104,45 @@ impl Say {
         let at = rejection.message_index;
         let ids: Vec<String> = rejection.ids.iter().map(|id| one_line(id, 40)).collect();
         let ids = ids.join(", ");
-        let request = self.w.tool_request;
+        let (request, list) = (self.w.tool_request, self.w.list);
         let result = match self.lang {
             Lang::En => self.w.tool_result,
             Lang::Zh => self.told.tool_result_zh,
         };
         match (self.lang, rejection.rule) {
             (Lang::En, RequestRule::NoMessages) => "the request holds no message".to_owned(),
-            (Lang::En, RequestRule::EmptyContent) => format!("messages[{at}] has no content"),
+            (Lang::En, RequestRule::EmptyContent) => format!("{list}[{at}] has no content"),
             (Lang::En, RequestRule::ResultsNotFirst) => {
-                format!("in messages[{at}] text comes before a {result}; results must come first")
+                format!("in {list}[{at}] text comes before a {result}; results must come first")
             }
             (Lang::En, RequestRule::UnansweredCalls) => {
-                format!("the {request} in messages[{at}] ({ids}) has no {result} right after it")
+                format!("the {request} in {list}[{at}] ({ids}) has no {result} right after it")
             }
             (Lang::En, RequestRule::ResultsWithoutCall) => format!(
-                "the {result} in messages[{at}] ({ids}) answers no {request} of the message before it"
+                "the {result} in {list}[{at}] ({ids}) answers no {request} of the message before it"
             ),
             (Lang::En, RequestRule::AnsweredTwice) => {
-                format!("messages[{at}] answers the same call twice ({ids})")
+                format!("{list}[{at}] answers the same call twice ({ids})")
             }
             (Lang::En, RequestRule::DuplicateCallIds) => {
-                format!("messages[{at}] reuses a tool-call id ({ids})")
+                format!("{list}[{at}] reuses a tool-call id ({ids})")
             }
             (Lang::Zh, RequestRule::NoMessages) => "请求里没有任何消息".to_owned(),
-            (Lang::Zh, RequestRule::EmptyContent) => format!("messages[{at}] 没有内容"),
+            (Lang::Zh, RequestRule::EmptyContent) => format!("{list}[{at}] 没有内容"),
             (Lang::Zh, RequestRule::ResultsNotFirst) => {
-                format!("messages[{at}] 里文字排在 {result} 之前；工具结果必须排在最前")
+                format!("{list}[{at}] 里文字排在 {result} 之前；工具结果必须排在最前")
             }
             (Lang::Zh, RequestRule::UnansweredCalls) => {
-                format!("messages[{at}] 里的 {request}（{ids}）后面没有紧跟 {result}")
+                format!("{list}[{at}] 里的 {request}（{ids}）后面没有紧跟 {result}")
             }
             (Lang::Zh, RequestRule::ResultsWithoutCall) => {
-                format!("messages[{at}] 里的 {result}（{ids}）回应不了前一条消息里的任何 {request}")
+                format!("{list}[{at}] 里的 {result}（{ids}）回应不了前一条消息里的任何 {request}")
             }
             (Lang::Zh, RequestRule::AnsweredTwice) => {
-                format!("messages[{at}] 对同一个调用回应了两次（{ids}）")
+                format!("{list}[{at}] 对同一个调用回应了两次（{ids}）")
             }
             (Lang::Zh, RequestRule::DuplicateCallIds) => {
-                format!("messages[{at}] 重复使用了工具调用 id（{ids}）")
+                format!("{list}[{at}] 重复使用了工具调用 id（{ids}）")
             }
         }
     }

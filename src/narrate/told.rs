@@ -57,5 +57,29 @@ pub fn told(dialect: Dialect) -> &'static Told {
             },
             tool_result_zh: "function_call_output 项",
         },
+        Dialect::Gemini => &Told {
+            stop_field_zh: "结束原因",
+            results_message: Tr {
+                en: "one user content of functionResponse parts",
+                zh: "一条由 functionResponse 部分组成的 user 内容",
+            },
+            error_flag: Tr {
+                en: "an error key in the response",
+                zh: "response 里的 error 键",
+            },
+            tool_result_zh: "functionResponse 部分",
+        },
+        Dialect::BedrockConverse => &Told {
+            stop_field_zh: "停止原因",
+            results_message: Tr {
+                en: "one user message of toolResult blocks",
+                zh: "一条由 toolResult 块组成的 user 消息",
+            },
+            error_flag: Tr {
+                en: "status: \"error\"",
+                zh: "status: \"error\"",
+            },
+            tool_result_zh: "toolResult 块",
+        },
     }
 }

@@ -78,4 +78,6 @@ pub enum Skip {
     /// Events of an agent's log of this kind.
     Events(String),
     UntypedResultParts,
+    /// Gemini parts of this kind (inline data, a file, code it ran).
+    Parts(String),
 }

@@ -22,6 +22,10 @@ pub enum StopReason {
     ContextWindowExceeded,
     /// DeepSeek: the service ran out of capacity mid-reply.
     InsufficientSystemResource,
+    /// The API stopped the reply because the model's tool request was
+    /// malformed (Gemini's `MALFORMED_FUNCTION_CALL`, Converse's
+    /// `malformed_tool_use`).
+    MalformedCall,
     /// A word this API does not use; shown verbatim.
     Unknown,
 }

@@ -42,6 +42,30 @@ fn foreign_words(dialect: Dialect) -> &'static [&'static str] {
             "finish_reason",
             "tool_calls",
         ],
+        Dialect::Gemini => &[
+            "stop_reason",
+            "stopReason",
+            "tool_use",
+            "tool_result",
+            "toolUse",
+            "end_turn",
+            "is_error",
+            "finish_reason",
+            "tool_calls",
+            "function_call",
+        ],
+        // Converse spells its stop reasons as Anthropic does.
+        Dialect::BedrockConverse => &[
+            "stop_reason",
+            "finishReason",
+            "tool_result",
+            "tool_use_id",
+            "is_error",
+            "finish_reason",
+            "tool_calls",
+            "functionCall",
+            "function_call",
+        ],
     }
 }
 

@@ -11,6 +11,7 @@ mod compare;
 mod dialects;
 mod engine;
 mod find;
+mod gemini_and_bedrock;
 mod handout_cast;
 mod handout_html;
 mod handout_markdown;

@@ -18,6 +18,7 @@ use base64::Engine as _;
 use saphyr::{LoadableYamlNode, Scalar, Yaml};
 use serde_json::{Map, Number, Value};
 
+use crate::dialect::eventstream;
 use crate::dialect::read::Skipped;
 use crate::transcript::{LoadError, Skip};
 
@@ -56,7 +57,13 @@ pub fn exchanges(text: &str, origin: &str, skipped: &mut Skipped) -> Result<Vec<
         match (request, response.and_then(body_of)) {
             _ if failed => skipped.add(Skip::FailedInteractions),
             (Some(request @ Value::Object(_)), Some(response)) => {
-                exchanges.push(serde_json::json!({ "request": request, "response": response }))
+                let mut exchange = serde_json::json!({ "request": request, "response": response });
+                // Gemini and Bedrock name the model in the URL only.
+                let url = field(interaction, "request").and_then(|r| field(r, "uri"));
+                if let Some(url) = url.and_then(Yaml::as_str) {
+                    exchange["url"] = url.into();
+                }
+                exchanges.push(exchange)
             }
             _ => skipped.add(Skip::InteractionsNotModelCalls),
         }
@@ -81,6 +88,11 @@ fn body_of(message: &Yaml) -> Option<Value> {
     }
     let body = field(message, "body")?;
     let raw = field(body, "string").unwrap_or(body);
+    // Bedrock streams in binary frames of JSON events.
+    let events = plain(raw).and_then(bytes_of);
+    if let Some(events) = events.and_then(|bytes| eventstream::events(&bytes)) {
+        return Some(Value::Array(events));
+    }
     let text = text_of(raw)?;
     match serde_json::from_str::<Value>(&text) {
         Ok(json) => Some(json),
@@ -92,17 +104,22 @@ fn body_of(message: &Yaml) -> Option<Value> {
 /// A body's text: a string scalar as it is, or bytes vcrpy wrote as
 /// base64 (`!!binary`), gunzipped when they are gzip.
 fn text_of(raw: &Yaml) -> Option<String> {
-    let inner = match raw {
-        Yaml::Tagged(_, inner) => inner.as_ref(),
-        other => other,
-    };
-    let text = inner.as_str()?;
-    Some(decoded(text).unwrap_or_else(|| text.to_owned()))
+    let text = plain(raw)?;
+    let decoded = bytes_of(text).and_then(|bytes| String::from_utf8(bytes).ok());
+    Some(decoded.unwrap_or_else(|| text.to_owned()))
 }
 
-/// The text base64 stands for, gunzipped when it is gzip; `None` when it
-/// is no base64 of text.
-fn decoded(text: &str) -> Option<String> {
+/// A scalar's text, under any tag.
+fn plain<'a>(raw: &'a Yaml) -> Option<&'a str> {
+    match raw {
+        Yaml::Tagged(_, inner) => inner.as_str(),
+        other => other.as_str(),
+    }
+}
+
+/// The bytes base64 stands for, gunzipped when they are gzip; `None` when
+/// the text is no base64.
+fn bytes_of(text: &str) -> Option<Vec<u8>> {
     if !is_base64(text) {
         return None;
     }
@@ -111,11 +128,11 @@ fn decoded(text: &str) -> Option<String> {
         .decode(packed)
         .ok()?;
     if !bytes.starts_with(&[0x1f, 0x8b]) {
-        return String::from_utf8(bytes).ok();
+        return Some(bytes);
     }
-    let mut unpacked = String::new();
+    let mut unpacked = Vec::new();
     flate2::read::GzDecoder::new(bytes.as_slice())
-        .read_to_string(&mut unpacked)
+        .read_to_end(&mut unpacked)
         .ok()?;
     Some(unpacked)
 }

@@ -194,6 +194,7 @@ fn in_order<T>(all: Vec<T>, replies: usize) -> std::vec::IntoIter<T> {
 /// cached input inside the input
 /// (openai/codex, codex-rs/protocol/src/protocol.rs, `TokenUsage`).
 const CODEX_USAGE: UsageKeys = UsageKeys {
+    object: "usage",
     input: "input_tokens",
     output: "output_tokens",
     cached: &["cached_input_tokens"],

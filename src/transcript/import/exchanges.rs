@@ -109,30 +109,43 @@ pub fn read(
         if let Some(limit) = Dialect::token_limit_of(request) {
             recording.max_tokens = Some(limit);
         }
-        if let Some(model) = response
-            .get("model")
-            .or_else(|| request.get("model"))
-            .and_then(Value::as_str)
-        {
-            recording.model = Some(model.to_owned());
+        if let Some(model) = model_of(api, exchange, request, response) {
+            recording.model = Some(model);
         }
         let mut entry = Entry::reply(reply.message, reply.stop_reason, reply.usage);
         entry.time = exchange
             .get("time")
             .and_then(|time| Timing::deserialize(time).ok());
         // A streamed body is recorded as the text of its events.
-        entry.streamed = exchange.get("response").is_some_and(Value::is_string);
+        entry.streamed = exchange
+            .get("response")
+            .is_some_and(|r| r.is_string() || r.is_array());
         recording.push(entry);
     }
     api
 }
 
-/// An exchange's response: the object, or a streamed body (server-sent
-/// events, recorded as a string) put back together into it.
+/// An exchange's response: the object, or a streamed body put back
+/// together into it: server-sent events recorded as a string, or a list
+/// of events (Bedrock's ConverseStream, as boto3 hands them over).
 fn response_of(exchange: &Value) -> Option<Cow<'_, Value>> {
     match exchange.get("response")? {
         Value::String(body) => stream::reassemble(body).map(Cow::Owned),
+        Value::Array(events) => stream::of_events(events).map(Cow::Owned),
         object => Some(Cow::Borrowed(object)),
+    }
+}
+
+/// The model an exchange names: in its response or request body, or in
+/// its URL where the API puts it there (Gemini's `modelVersion` names
+/// the model's version).
+fn model_of(api: Dialect, exchange: &Value, request: &Value, response: &Value) -> Option<String> {
+    let in_body = ["model", "modelVersion"]
+        .iter()
+        .find_map(|key| response.get(key).or_else(|| request.get(key)));
+    match in_body.and_then(Value::as_str) {
+        Some(model) => Some(model.to_owned()),
+        None => api.model_in_url(exchange.get("url")?.as_str()?),
     }
 }
 

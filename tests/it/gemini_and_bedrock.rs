@@ -1,0 +1,178 @@
+//! Real recordings of the Gemini API and Bedrock's Converse API
+//! (tests/fixtures/real/SOURCES.md), counted right: every figure here was
+//! counted by hand from the raw file, and the comment says how.
+
+use crate::common::{self, Counted, counted, load};
+use loopstep::dialect::Dialect;
+use loopstep::transcript::{Format, Kind};
+
+fn calls(format: Format, dialect: Dialect) -> Kind {
+    Kind::Calls(format, dialect)
+}
+
+#[test]
+fn a_gemini_cassette_answers_after_a_failed_call_and_its_retry() {
+    let source = load("real/cassette-gemini-retry.yaml");
+    assert_eq!(source.kind, calls(Format::Cassette, Dialect::Gemini));
+    // Counted from the raw file: 3 interactions, each `finishReason: STOP`;
+    // responses 1 and 2 hold one `functionCall` `get_capital` each (lines
+    // 64 and 166), response 3 the text "Paris". Request 2 answers the
+    // first call with `response: {error: ...}` ("The country is not
+    // supported"), request 3 the second with an output.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 3,
+            tool_calls: 2,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    // The model is named in the URL (`models/gemini-2.5-pro:generateContent`)
+    // and in `modelVersion`.
+    assert_eq!(run.model, "gemini-2.5-pro");
+    assert_eq!(run.system.as_deref(), Some("You are a helpful chatbot."));
+    let trace = run.replay(run.default_config());
+    let results = common::dispatched(&trace);
+    assert!(results[0].2.is_error, "{:?}", results[0]);
+    assert!(results[0].2.content.contains("not supported"));
+    assert!(!results[1].2.is_error);
+    // pydantic-ai sent its own ids back (`pyd_ai_…`), which the model never
+    // gave: calls are known by their place, so nothing was edited.
+    assert!(run.notes.is_empty(), "{:?}", run.notes);
+}
+
+#[test]
+fn a_gemini_cassette_with_three_parallel_calls_sends_three_responses_in_one_content() {
+    let source = load("real/cassette-gemini-parallel-calls.yaml");
+    // Counted from the raw file: 5 interactions; response 1 holds three
+    // `functionCall` parts (generate_topic), responses 2–4 one each
+    // (generate_topic), response 5 one `final_result` (pydantic-ai's
+    // output tool), which no later request answers. 3 + 1 + 1 + 1 + 1 = 7.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 5,
+            tool_calls: 7,
+            outcomes: vec!["recording_ended"],
+        }
+    );
+    let run = &source.runs[0];
+    assert_eq!(run.replies[0].tool_calls().count(), 3);
+    // The prompt is an empty text part: the instructions say it all.
+    assert_eq!(run.question, "");
+    let trace = run.replay(run.default_config());
+    // The three results go back as one user content, as the API asks.
+    let first_append = trace.steps.iter().find_map(|s| match s.event {
+        loopstep::engine::Event::Append { appended, .. } => Some(appended),
+        _ => None,
+    });
+    assert_eq!(first_append, Some(1));
+    assert_eq!(trace.messages[2].content.len(), 3);
+}
+
+#[test]
+fn a_streamed_gemini_cassette_adds_up_its_chunks() {
+    let source = load("real/cassette-gemini-stream.yaml");
+    assert_eq!(source.kind, calls(Format::Cassette, Dialect::Gemini));
+    // Counted from the raw file: 3 interactions to
+    // `streamGenerateContent?alt=sse`; the first two one `data:` event
+    // each with a whole `functionCall` (get_capital, then get_temperature),
+    // the third two events whose texts join to "The temperature in Paris
+    // is 30°C.\n", only the second with `finishReason`.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 3,
+            tool_calls: 2,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    assert_eq!(run.model, "gemini-2.0-flash");
+    assert!(run.replies.iter().all(|r| r.streamed));
+    assert_eq!(run.replies[2].text(), "The temperature in Paris is 30°C.\n");
+}
+
+#[test]
+fn a_bedrock_cassette_runs_two_rounds_of_tools() {
+    let source = load("real/cassette-bedrock-two-rounds.yaml");
+    assert_eq!(
+        source.kind,
+        calls(Format::Cassette, Dialect::BedrockConverse)
+    );
+    // Counted from the raw file: 3 interactions to `.../converse`;
+    // `stopReason` tool_use (toolUse country_source), tool_use (toolUse
+    // capital_lookup), end_turn with the text "Capital: Tokyo".
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 3,
+            tool_calls: 2,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    // The model is named only in the URL, percent-encoded.
+    assert_eq!(run.model, "us.anthropic.claude-sonnet-4-5-20250929-v1:0");
+    assert_eq!(run.replies[0].stop_reason, "tool_use");
+    assert!(run.notes.is_empty(), "{:?}", run.notes);
+}
+
+#[test]
+fn a_bedrock_cassette_sends_a_failed_result_with_status_error() {
+    let source = load("real/cassette-bedrock-retry.yaml");
+    // Counted from the raw file: 2 interactions; response 1 a `<thinking>`
+    // text and one toolUse get_capital (`stopReason: tool_use`); request 2
+    // answers it with `status: "error"`; response 2 answers (end_turn).
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 1,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    let trace = run.replay(run.default_config());
+    assert!(common::dispatched(&trace)[0].2.is_error);
+}
+
+#[test]
+fn a_converse_stream_in_a_cassette_is_read_from_its_binary_frames() {
+    let source = load("real/cassette-bedrock-stream.yaml");
+    assert_eq!(
+        source.kind,
+        calls(Format::Cassette, Dialect::BedrockConverse)
+    );
+    // Decoded by hand (a Python walk of the frames of each `!!binary`
+    // body): response 1 is 26 events, text deltas for block 0, a
+    // `contentBlockStart` of toolUse get_temperature at block 1 with its
+    // input in a delta, `messageStop` tool_use; response 2 is 9 events,
+    // the text "The current temperature in Paris, the capital of France,
+    // is 30°C.", `messageStop` end_turn.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 1,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    let call = run.replies[0].tool_calls().next().unwrap();
+    assert_eq!(
+        (call.name, &call.input["city"]),
+        ("get_temperature", &"Paris".into())
+    );
+    assert_eq!(
+        run.replies[1].text(),
+        "The current temperature in Paris, the capital of France, is 30°C."
+    );
+}
