@@ -284,7 +284,8 @@ pub enum FromFormat {
     Native,
     /// A messages list (Anthropic or OpenAI shape).
     Conversation,
-    /// Request/response pairs (Anthropic, OpenAI Chat, OpenAI Responses).
+    /// Request/response pairs (Anthropic, OpenAI Chat and Responses,
+    /// Gemini, Bedrock Converse).
     Exchanges,
     /// A Claude Code session file.
     ClaudeCode,
@@ -292,6 +293,8 @@ pub enum FromFormat {
     Trajectory,
     /// A Codex CLI session rollout.
     Codex,
+    /// A Gemini CLI chat session (.json or .jsonl).
+    GeminiCli,
     /// An OpenHands trajectory.
     #[value(name = "openhands")]
     OpenHands,
@@ -312,6 +315,7 @@ impl FromFormat {
             FromFormat::ClaudeCode => SourceFormat::ClaudeCode,
             FromFormat::Trajectory => SourceFormat::Trajectory,
             FromFormat::Codex => SourceFormat::Codex,
+            FromFormat::GeminiCli => SourceFormat::GeminiCli,
             FromFormat::OpenHands => SourceFormat::OpenHands,
             FromFormat::Inspect => SourceFormat::Inspect,
             FromFormat::Cassette => SourceFormat::Cassette,

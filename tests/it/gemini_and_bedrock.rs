@@ -176,3 +176,58 @@ fn a_converse_stream_in_a_cassette_is_read_from_its_binary_frames() {
         "The current temperature in Paris, the capital of France, is 30°C."
     );
 }
+
+#[test]
+fn a_gemini_cli_session_in_json_lines_applies_updates_and_ends_on_a_cancel() {
+    let source = load("real/gemini-cli-session.jsonl");
+    assert_eq!(source.format, Format::GeminiCli);
+    // Counted from the raw file (28 lines): a metadata line, 13 `$set`
+    // lines (lastUpdated), 2 `info` lines, 3 `user` and 10 `gemini` lines.
+    // The gemini lines carry 6 ids, each written first without its calls
+    // and again with them (lines 6/8, 9/11, 12/14, 15/17; 20 and 24/26
+    // once or twice): 6 model calls, the last copy counting. Their
+    // `toolCalls`: 5 (update_topic, read_file ×4) + 3 (read_file) + 1
+    // (write_file) + 1 (update_topic) + 0 + 2 (update_topic, replace) = 12.
+    // Users: line 4 (the /init prompt), line 18 ("System: Please
+    // continue.", sent with update_topic's result, so the client's and not
+    // a prompt), line 22 (a prompt). The last turn's calls were answered,
+    // then line 27 says "Request cancelled.".
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 2,
+            model_calls: 6,
+            tool_calls: 12,
+            outcomes: vec!["answered", "interrupted"],
+        }
+    );
+    let run = &source.runs[0];
+    assert_eq!(run.dialect(), Dialect::Gemini);
+    // The session switched models for its last run; a recording names
+    // one model, the last it used.
+    assert_eq!(run.model, "gemini-3.1-pro-preview");
+    // tokens of line 9: input 29082, of which cached 8156.
+    let usage = run.replies[1].usage.unwrap();
+    assert_eq!(
+        (usage.input_tokens, usage.cache_read_tokens),
+        (29082 - 8156, 8156)
+    );
+}
+
+#[test]
+fn a_legacy_gemini_cli_session_is_one_json_object() {
+    let source = load("real/gemini-cli-session-legacy.json");
+    assert_eq!(source.format, Format::GeminiCli);
+    // Counted from the raw file: `messages` holds a user prompt and three
+    // gemini responses, with 3 (read_file) and 4 (write_file) tool calls,
+    // all `success`; the third answers.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 3,
+            tool_calls: 7,
+            outcomes: vec!["answered"],
+        }
+    );
+}

@@ -7,6 +7,7 @@ mod codex;
 mod conversation;
 mod events;
 mod exchanges;
+mod gemini_cli;
 mod inspect;
 pub(crate) mod lines;
 mod openhands;
@@ -44,6 +45,8 @@ pub enum Format {
     Trajectory,
     /// A Codex CLI session rollout (JSON Lines of Responses items).
     Codex,
+    /// A Gemini CLI chat session (`.json`, or JSON Lines since 2026).
+    GeminiCli,
     /// An OpenHands trajectory (a JSON array of events).
     OpenHands,
     /// An Inspect AI eval log (`.json`), one run per sample.
@@ -63,6 +66,7 @@ impl Format {
             Format::ClaudeCode => "Claude Code session (JSON Lines)",
             Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
             Format::Codex => "Codex CLI session rollout (JSON Lines)",
+            Format::GeminiCli => "Gemini CLI chat session",
             Format::OpenHands => "OpenHands trajectory (an event list)",
             Format::Inspect => "Inspect AI eval log (.json or .eval)",
             Format::Cassette => "VCR cassette (YAML)",
@@ -79,6 +83,7 @@ impl Format {
             Format::ClaudeCode => "claude-code",
             Format::Trajectory => "trajectory",
             Format::Codex => "codex",
+            Format::GeminiCli => "gemini-cli",
             Format::OpenHands => "openhands",
             Format::Inspect => "inspect",
             Format::Cassette => "cassette",
@@ -96,6 +101,7 @@ impl Format {
             Format::ClaudeCode => &["sessionId", "message", "isSidechain", "parentUuid", "uuid"],
             Format::Trajectory => &["history", "trajectory", "info", "trajectory_format"],
             Format::Codex => &["payload", "timestamp", "type"],
+            Format::GeminiCli => &["sessionId", "projectHash", "messages", "toolCalls"],
             Format::OpenHands => &["source", "action", "observation", "tool_call_metadata"],
             Format::Inspect => &["eval", "samples", "plan", "results", "stats"],
             Format::Cassette => &["interactions"],
@@ -103,13 +109,14 @@ impl Format {
         }
     }
 
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Native,
         Format::Conversation,
         Format::Exchanges,
         Format::ClaudeCode,
         Format::Trajectory,
         Format::Codex,
+        Format::GeminiCli,
         Format::OpenHands,
         Format::Inspect,
         Format::Cassette,
@@ -455,6 +462,10 @@ fn import_parsed(
         // An event list is one JSON array.
         (Format::OpenHands, _) => {}
         (Format::Codex, _) => codex::read(items(), main, reader),
+        (Format::GeminiCli, Parsed::Document(top)) => {
+            gemini_cli::read(std::slice::from_ref(top), main, reader)
+        }
+        (Format::GeminiCli, Parsed::Lines(lines)) => gemini_cli::read(lines, main, reader),
         (Format::Native, _) => unreachable!("handled above"),
     }
     finish_import(read, format, origin, || what_was_read(format, parsed))

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Format, HEAD_LINES, Parsed, codex, inspect, openhands, trajectory};
+use super::{Format, HEAD_LINES, Parsed, codex, gemini_cli, inspect, openhands, trajectory};
 use crate::transcript::{JsonKind, Seen};
 
 /// The format one item of a file (a line, an array's item) is in.
@@ -11,6 +11,8 @@ fn looks_like(v: &Value) -> Option<Format> {
     let has = |key: &str| v.get(key).is_some();
     if has("request") && has("response") {
         Some(Format::Exchanges)
+    } else if gemini_cli::is_session_line(v) {
+        Some(Format::GeminiCli)
     } else if has("message") && v.get("type").is_some_and(Value::is_string) || has("sessionId") {
         Some(Format::ClaudeCode)
     } else if codex::is_rollout_line(v) || codex::is_item(v) {
@@ -28,6 +30,9 @@ pub(super) fn detect(parsed: &Parsed) -> Option<Format> {
     match parsed {
         Parsed::Document(Value::Object(top)) if inspect::detect(top) => Some(Format::Inspect),
         Parsed::Document(Value::Object(top)) if trajectory::detect(top) => Some(Format::Trajectory),
+        Parsed::Document(Value::Object(top)) if gemini_cli::is_session(top) => {
+            Some(Format::GeminiCli)
+        }
         Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
             Some(Format::Conversation)
         }
