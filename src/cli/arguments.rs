@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::commands;
+use crate::dialect::Dialect;
 use crate::engine::{MAX_TURNS, Mistake};
 use crate::transcript::Format as SourceFormat;
 use crate::tui::theme::Theme;
@@ -156,6 +157,39 @@ pub struct LoopFlags {
     /// to see what it breaks.
     #[arg(long, value_enum, value_name = "NAME")]
     pub mistake: Option<MistakeArg>,
+    /// Tell the run in this API's words: its stop reasons, the JSON on the
+    /// wire and the request rules; the replay is the same loop [default:
+    /// the API it was recorded in].
+    #[arg(long, value_enum, value_name = "API")]
+    pub dialect: Option<DialectArg>,
+}
+
+/// The APIs a run can be told in, for `--dialect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// Anthropic's Messages API: stop_reason, tool_use / tool_result blocks.
+    AnthropicMessages,
+    /// OpenAI Chat Completions (and DeepSeek): finish_reason, tool_calls,
+    /// role "tool" messages.
+    OpenaiChat,
+    /// OpenAI Responses: status, function_call / function_call_output items.
+    OpenaiResponses,
+    /// Google's Gemini API: finishReason, functionCall / functionResponse parts.
+    Gemini,
+    /// Amazon Bedrock's Converse API: stopReason, toolUse / toolResult blocks.
+    BedrockConverse,
+}
+
+impl DialectArg {
+    pub(super) fn dialect(self) -> Dialect {
+        match self {
+            DialectArg::AnthropicMessages => Dialect::AnthropicMessages,
+            DialectArg::OpenaiChat => Dialect::OpenaiChat,
+            DialectArg::OpenaiResponses => Dialect::OpenaiResponses,
+            DialectArg::Gemini => Dialect::Gemini,
+            DialectArg::BedrockConverse => Dialect::BedrockConverse,
+        }
+    }
 }
 
 /// `--redact`, for the commands that show or write a run as recorded
@@ -191,20 +225,38 @@ pub struct SideFlags {
     /// The right run's common mistake.
     #[arg(long, value_enum, value_name = "NAME")]
     pub(super) right_mistake: Option<MistakeArg>,
+    /// The API the left run is told in.
+    #[arg(long, value_enum, value_name = "API")]
+    pub(super) left_dialect: Option<DialectArg>,
+    /// The API the right run is told in: the same run in two APIs.
+    #[arg(long, value_enum, value_name = "API")]
+    pub(super) right_dialect: Option<DialectArg>,
 }
 
 impl SideFlags {
     /// The loop flags of each side: the shared ones, overridden where a
     /// side has its own.
     pub(super) fn split(&self, shared: &LoopFlags) -> [LoopFlags; 2] {
-        let side = |max_turns: Option<NonZeroU32>, check: Option<Check>, mistake| LoopFlags {
-            max_turns: max_turns.or(shared.max_turns),
-            check: check.unwrap_or(shared.check),
-            mistake: Option::or(mistake, shared.mistake),
-        };
+        let side =
+            |max_turns: Option<NonZeroU32>, check: Option<Check>, mistake, dialect| LoopFlags {
+                max_turns: max_turns.or(shared.max_turns),
+                check: check.unwrap_or(shared.check),
+                mistake: Option::or(mistake, shared.mistake),
+                dialect: Option::or(dialect, shared.dialect),
+            };
         [
-            side(self.left_max_turns, self.left_check, self.left_mistake),
-            side(self.right_max_turns, self.right_check, self.right_mistake),
+            side(
+                self.left_max_turns,
+                self.left_check,
+                self.left_mistake,
+                self.left_dialect,
+            ),
+            side(
+                self.right_max_turns,
+                self.right_check,
+                self.right_mistake,
+                self.right_dialect,
+            ),
         ]
     }
 }

@@ -122,6 +122,6 @@ pub(super) fn compared<'a>(
         .runs
         .first()
         .ok_or(Failure::Refused(Refusal::NothingToCompare))?;
-    let trace = transcript.replay_in(flags.config(transcript), lang);
+    let trace = transcript.replay_in(flags.config(transcript)?, lang);
     Ok(compare::Compared { transcript, trace })
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::arguments::*;
 use super::failure::Failure;
+use crate::dialect::Dialect;
 use crate::engine::{CheckPolicy, Config};
 use crate::narrate::{Lang, Refusal};
 use crate::prices::Prices;
@@ -58,12 +59,29 @@ impl Globals {
 }
 
 impl LoopFlags {
-    pub fn config(&self, transcript: &Transcript) -> Config {
-        Config {
+    pub(super) fn config(&self, transcript: &Transcript) -> Result<Config, Failure> {
+        Ok(Config {
             max_turns: self.max_turns.unwrap_or(transcript.max_turns),
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
+            dialect: self.dialect_for(transcript)?,
             ..transcript.default_config()
+        })
+    }
+
+    /// The API `transcript` is told in: the one `--dialect` asks for, which
+    /// must have a word for each of its stops, else the run's own.
+    pub(super) fn dialect_for(&self, transcript: &Transcript) -> Result<Dialect, Failure> {
+        let Some(dialect) = self.dialect.map(DialectArg::dialect) else {
+            return Ok(transcript.dialect());
+        };
+        match transcript.untold_in(dialect) {
+            None => Ok(dialect),
+            Some(stop) => Err(Failure::Refused(Refusal::Untold {
+                run: transcript.id.clone(),
+                api: dialect.words().api,
+                stop: stop.to_owned(),
+            })),
         }
     }
 
@@ -84,6 +102,7 @@ impl LoopFlags {
             theme: screen.theme,
             mouse: !screen.no_mouse,
             max_turns: self.max_turns,
+            dialect: self.dialect.map(DialectArg::dialect),
             check: self.policy(),
             mistake: self.mistake.map(MistakeArg::mistake),
             // https://no-color.org: present and not empty.

@@ -172,6 +172,28 @@ impl Dialect {
             .map(|(spelled, _)| *spelled)
     }
 
+    /// How this API spells the stop another API recorded as `raw`, on a
+    /// reply that does or does not ask for tools; `None` when it has no
+    /// word for it (Chat Completions has no `pause_turn`). Where the
+    /// parts or items, not the stop, tell a tool request from an answer
+    /// (Responses, Gemini), both are the finished reply's one status, and
+    /// a stop sequence ends it the same way.
+    pub fn told_stop(self, recorded: Dialect, raw: &str, asks: bool) -> Option<&'static str> {
+        let reason = match recorded.stop_reason(raw) {
+            StopReason::Completed if asks => StopReason::ToolUse,
+            StopReason::Completed => StopReason::EndTurn,
+            other => other,
+        };
+        let finished = matches!(
+            reason,
+            StopReason::ToolUse | StopReason::EndTurn | StopReason::StopSequence
+        );
+        if self.words().calls_in_items && finished {
+            return self.spell(StopReason::Completed);
+        }
+        self.spell(reason)
+    }
+
     /// Whether `raw` is a stop reason of this API.
     pub fn knows_stop(self, raw: &str) -> bool {
         self.stop_reason(raw) != StopReason::Unknown

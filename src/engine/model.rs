@@ -41,7 +41,10 @@ pub trait Model {
 #[derive(Debug)]
 pub struct ScriptedModel<'a> {
     replies: &'a [Reply],
+    /// The API the loop speaks, and the one the replies were recorded in:
+    /// a run retold in another API hears its stops in that API's words.
     dialect: Dialect,
+    recorded: Dialect,
     /// The API's rules, fed each message once: the loop only ever
     /// appends. Set up at the first call, joining the run's history.
     rules: Option<RequestChecker>,
@@ -61,6 +64,7 @@ impl<'a> ScriptedModel<'a> {
         ScriptedModel {
             replies,
             dialect,
+            recorded: dialect,
             rules: None,
             checked: 0,
             next: 0,
@@ -104,6 +108,27 @@ impl<'a> ScriptedModel<'a> {
         })
     }
 
+    /// Replies recorded in `recorded`, told in the dialect the loop speaks:
+    /// each stop reason in its words where it has them, else as recorded.
+    pub fn recorded_in(mut self, recorded: Dialect) -> Self {
+        self.recorded = recorded;
+        self
+    }
+
+    /// A recorded reply as this API gives it.
+    fn told(&self, mut reply: Reply) -> Reply {
+        if self.recorded != self.dialect {
+            let asks = reply.tool_calls().next().is_some();
+            if let Some(told) = self
+                .dialect
+                .told_stop(self.recorded, &reply.stop_reason, asks)
+            {
+                reply.stop_reason = told.to_owned();
+            }
+        }
+        reply
+    }
+
     /// After the last recorded reply, keep sending it, each time with fresh
     /// tool-call ids (`<id>-2`, `<id>-3`, ...) as a real model would.
     pub fn repeating_last(mut self, repeat: bool) -> Self {
@@ -127,7 +152,7 @@ impl Model for ScriptedModel<'_> {
         let index = self.next;
         self.next += 1;
         if let Some(reply) = self.replies.get(index) {
-            return Ok(reply.clone());
+            return Ok(self.told(reply.clone()));
         }
         match self.replies.last() {
             Some(last) if self.repeat_last => {
@@ -138,7 +163,7 @@ impl Model for ScriptedModel<'_> {
                         *id = format!("{id}-{round}");
                     }
                 }
-                Ok(again)
+                Ok(self.told(again))
             }
             _ => Err(CallError::RecordingEnded),
         }

@@ -38,6 +38,12 @@ pub enum Refusal {
     },
     NothingToCompare,
     Prices(PriceError),
+    /// `--dialect` for a run with a stop reason that API has no word for.
+    Untold {
+        run: String,
+        api: &'static str,
+        stop: String,
+    },
 }
 
 impl Say {
@@ -72,6 +78,10 @@ fn refusal_en(refusal: &Refusal) -> String {
         ),
         Refusal::NothingToCompare => "there is no run in it to compare".into(),
         Refusal::Prices(error) => prices_en(error),
+        Refusal::Untold { run, api, stop } => format!(
+            "{run} cannot be told in {api}: it stops with {stop}, which {api} has no word for; \
+             try another --dialect"
+        ),
     }
 }
 
@@ -95,6 +105,9 @@ fn refusal_zh(refusal: &Refusal) -> String {
         ),
         Refusal::NothingToCompare => "其中没有可以比较的记录".into(),
         Refusal::Prices(error) => prices_zh(error),
+        Refusal::Untold { run, api, stop } => format!(
+            "{run} 无法用 {api} 来讲：它以 {stop} 结束，而 {api} 没有对应的说法；请换一个 --dialect"
+        ),
     }
 }
 

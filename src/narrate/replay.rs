@@ -41,11 +41,12 @@ impl Transcript {
     /// The loop set up for this run, before its first step.
     fn start(&self, config: Config, lang: Lang) -> Run<ScriptedModel<'_>, ReplayTools<'_>> {
         let model = ScriptedModel::new(&self.replies, config.dialect)
+            .recorded_in(self.dialect())
             .repeating_last(self.repeat_last_reply)
             .tolerating_breaks(self.recorded && config.mistake.is_none());
         let words = Box::new(Say::new(lang, config.dialect));
         let tools = ReplayTools::new(&self.tools, &self.environment, &self.results, words);
-        Run::new(model, tools, self.opening(), config)
+        Run::new(model, tools, self.opening_in(config.dialect), config)
             .with_insertions(self.inserted.clone())
             .with_goal(self.goal.clone())
             .with_ending(self.ending.clone())

@@ -24,9 +24,14 @@ impl Transcript {
     /// The conversation as the first call sends it: the system prompt
     /// where the API sends it as a message, the history, then the question.
     pub fn opening(&self) -> Conversation {
+        self.opening_in(self.dialect())
+    }
+
+    /// The same, told in `dialect`.
+    pub fn opening_in(&self, dialect: Dialect) -> Conversation {
         let opening = Conversation::new(self.history.clone(), Message::user_text(&self.question));
         match &self.system {
-            Some(system) if self.dialect().words().system_in_messages => {
+            Some(system) if dialect.words().system_in_messages => {
                 opening.led_by(Message::system_text(system))
             }
             _ => opening,
@@ -37,6 +42,22 @@ impl Transcript {
     pub fn dialect(&self) -> Dialect {
         self.dialect
             .unwrap_or_else(|| Dialect::guess(self.replies.iter().map(|r| r.stop_reason.as_str())))
+    }
+
+    /// The first stop reason of the run that `dialect` has no word for,
+    /// when it has one: the run cannot be told in that API.
+    pub fn untold_in(&self, dialect: Dialect) -> Option<&str> {
+        let recorded = self.dialect();
+        if recorded == dialect {
+            return None;
+        }
+        self.replies
+            .iter()
+            .find(|r| {
+                let asks = r.tool_calls().next().is_some();
+                dialect.told_stop(recorded, &r.stop_reason, asks).is_none()
+            })
+            .map(|r| r.stop_reason.as_str())
     }
 
     /// The remark for the call with this number, if the run has one.

@@ -8,7 +8,7 @@
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
-use crate::engine::{CheckPolicy, Config, Event, Mistake, Rounds, Step, TraceView, Usage};
+use crate::engine::{Config, Event, Rounds, Step, TraceView, Usage};
 use crate::narrate::LazyReplay;
 use crate::prices::Prices;
 use crate::transcript::{Localized, Transcript};
@@ -17,33 +17,9 @@ use super::extents::Extents;
 use super::link::Opened;
 use super::quiz::{Guess, Quiz};
 use super::search::Search;
+use super::settings::Settings;
 use super::theme::Theme;
 use crate::narrate::{Lang, Say};
-
-/// How the screen sets up the loop when it opens.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Settings {
-    /// Overrides the run's own budget.
-    pub max_turns: Option<NonZeroU32>,
-    pub check: CheckPolicy,
-    pub mistake: Option<Mistake>,
-    /// Draw without colour (the `NO_COLOR` convention); emphasis stays.
-    pub monochrome: bool,
-    pub theme: Theme,
-    /// Take the mouse from the terminal, for clicks on the timeline.
-    pub mouse: bool,
-    pub lang: Lang,
-    /// Open playing the run by itself.
-    pub autoplay: bool,
-    /// Open on this step (1-based) instead of the first.
-    pub step: Option<usize>,
-    /// Open in quiz mode.
-    pub quiz: bool,
-    /// Open with the ReAct lens on.
-    pub react: bool,
-    /// The runs' secrets were replaced as they loaded (`--redact`).
-    pub redacted: bool,
-}
 
 /// Autoplay speeds; at 1× a phase lasts [`PHASE`].
 pub(super) const SPEEDS: [(f64, &str); 4] = [(0.5, "0.5"), (1.0, "1"), (2.0, "2"), (4.0, "4")];
@@ -160,6 +136,7 @@ impl<'a> App<'a> {
         let transcript = runs[current].get(settings.lang);
         let config = Config {
             max_turns: settings.max_turns.unwrap_or(transcript.max_turns),
+            dialect: settings.dialect.unwrap_or(transcript.dialect()),
             check: settings.check,
             mistake: settings.mistake,
             ..transcript.default_config()

@@ -12,7 +12,9 @@ pub mod keymap;
 pub mod link;
 pub mod loading;
 pub mod quiz;
+mod retell;
 pub mod search;
+mod settings;
 mod start;
 pub mod theme;
 mod update;
@@ -30,9 +32,10 @@ use ratatui::{DefaultTerminal, Terminal};
 
 use crate::narrate::Trouble;
 
-pub use app::{App, Mode, Settings};
+pub use app::{App, Mode};
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
+pub use settings::Settings;
 pub use start::play;
 pub use update::update;
 

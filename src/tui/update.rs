@@ -216,6 +216,7 @@ pub fn update(app: &mut App, action: Action) {
             app.detail_scroll = 0;
         }
         Action::ToggleLang => app.toggle_lang(),
+        Action::RetellNext => app.retell_next(),
         Action::CycleTheme => app.theme = app.theme.next(),
         Action::ToggleExpand => app.expanded = !app.expanded,
         Action::ToggleReact => app.react = !app.react,

@@ -65,6 +65,8 @@ impl Compare {
         let Some(format) = format else {
             let (runs, [left_index, right_index]) =
                 compared_runs([&left, &right], &how, redact.redact)?;
+            left_flags.dialect_for(runs[left_index].get(lang))?;
+            right_flags.dialect_for(runs[right_index].get(lang))?;
             let screen = ScreenFlags {
                 theme,
                 ..ScreenFlags::default()

@@ -80,6 +80,7 @@ impl Export {
         };
         ensure_exists(&run)?;
         let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
+        loop_flags.dialect_for(runs[index].get(lang))?;
         let settings = tui::Settings {
             react: lens == Some(Lens::React),
             ..loop_flags.settings(lang, ScreenFlags::default())

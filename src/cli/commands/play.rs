@@ -64,7 +64,9 @@ impl Play {
                 progress: Some(progress),
                 ..how
             };
-            screen_runs_early(&name, &how, redact.redact, show)
+            let (runs, index) = screen_runs_early(&name, &how, redact.redact, show)?;
+            loop_flags.dialect_for(runs[index].get(lang))?;
+            Ok::<_, Failure>((runs, index))
         })??;
         Ok(())
     }

@@ -51,8 +51,8 @@ impl Run {
         let traces: Vec<Trace> = source
             .runs
             .iter()
-            .map(|t| t.replay_in(loop_flags.config(t), lang))
-            .collect();
+            .map(|t| Ok(t.replay_in(loop_flags.config(t)?, lang)))
+            .collect::<Result<_, Failure>>()?;
         let prices = prices.as_ref();
         // A model the list does not name would just show no cost: say so.
         if let (Some(list), Some(path)) = (prices, &globals.prices) {

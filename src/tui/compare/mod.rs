@@ -18,8 +18,9 @@ use ratatui::backend::Backend;
 
 pub use keys::{BINDINGS, CompareAction, action_for};
 
-use super::app::{App, Settings};
+use super::app::App;
 use super::keymap::Action;
+use super::settings::Settings;
 use super::theme::Look;
 use super::update::update;
 use super::{EventSource, TakenTerminal, TerminalEvents, view};

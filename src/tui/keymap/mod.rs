@@ -72,6 +72,8 @@ pub enum Action {
     ToggleReact,
     /// Switch between Chinese and English, keeping the place.
     ToggleLang,
+    /// Tell the run in the next API's words, keeping the place.
+    RetellNext,
     /// The next colour theme: dark, light, high contrast.
     CycleTheme,
     /// Quiz mode on or off.

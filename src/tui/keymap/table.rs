@@ -30,6 +30,7 @@ pub mod words {
         en: "中文 / English",
         zh: "中文 / English",
     };
+
     pub const HELP: Tr = Tr {
         en: "show or hide this help",
         zh: "显示或隐藏本帮助",
@@ -275,12 +276,16 @@ pub const BINDINGS: &[Binding] = &[
             zh: "自动播放加快 / 减慢（0.5× 到 4×）",
         },
     ),
-    one(
+    // One row, so that the help still fits 24 rows: both are about the
+    // JSON an API sends.
+    pair(
         &[ch('w')],
         Action::ToggleWire,
+        &[ch('A')],
+        Action::RetellNext,
         Tr {
-            en: "detail: summary / the JSON on the wire",
-            zh: "详情：摘要 / 实际收发的 JSON",
+            en: "detail: summary / wire JSON; A: next API",
+            zh: "详情：摘要 / 实际收发的 JSON；A：换一个 API",
         },
     ),
     // One row, so that the help still fits 24 rows.
