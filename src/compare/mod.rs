@@ -62,11 +62,16 @@ const NAME_CHARS: usize = 40;
 /// `compare` in plain text: a line a side, then where they part.
 pub fn text(left: &Compared, right: &Compared, lang: Lang) -> String {
     let say = |side: &Compared| Say::new(lang, side.trace.config.dialect);
+    // Two APIs telling one run: each side names its own.
+    let apis = left.trace.config.dialect != right.trace.config.dialect;
     let line = |which: Side, side: &Compared| {
         let config = side.trace.config;
+        let mut name = one_line(&side.transcript.id, NAME_CHARS);
+        if apis {
+            name = format!("{name} · {}", say(side).w.api);
+        }
         let run = format!(
-            "{} · {}",
-            one_line(&side.transcript.id, NAME_CHARS),
+            "{name} · {}",
             say(side).run_settings(
                 config.policy().budget,
                 config.max_turns.get(),

@@ -191,6 +191,31 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
     read
 }
 
+/// The tools a request declared: `toolConfig.tools[].toolSpec`, each
+/// with its schema under `inputSchema.json`.
+pub fn read_tools(request: &Value) -> Vec<ToolDef> {
+    let tools = request
+        .pointer("/toolConfig/tools")
+        .and_then(Value::as_array);
+    tools
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let spec = t.get("toolSpec")?.as_object()?;
+            Some(ToolDef {
+                api_type: None,
+                name: spec.get("name")?.as_str()?.to_owned(),
+                description: read::string(spec, "description"),
+                input_schema: spec
+                    .get("inputSchema")
+                    .and_then(|s| s.get("json"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "object"})),
+            })
+        })
+        .collect()
+}
+
 /// A response: `output.message` and `stopReason`.
 pub fn read_response(reader: &mut Reader, response: &Value) -> Response {
     let content = response

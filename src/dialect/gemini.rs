@@ -19,7 +19,7 @@ use super::{Words, next_message};
 use crate::vocab::{Block, Message, Messages, Reply, Role, Skip, StopReason, ToolDef};
 
 pub const WORDS: Words = Words {
-    api: "Gemini API",
+    api: "Gemini",
     stop_field: "finishReason",
     tool_request: "functionCall",
     tool_result: "functionResponse",
@@ -253,6 +253,33 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
     }
     reader.calls_sent = calls;
     read
+}
+
+/// The functions a request declared: `tools[].functionDeclarations`,
+/// each with its schema in `parameters` or `parametersJsonSchema`; tools
+/// of Google's own (`googleSearch`, `codeExecution`) are no functions.
+pub fn read_tools(request: &Value) -> Vec<ToolDef> {
+    let tools = request.get("tools").and_then(Value::as_array);
+    let declarations = tools
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
+        .flatten();
+    declarations
+        .filter_map(|d| {
+            let object = d.as_object()?;
+            Some(ToolDef {
+                api_type: None,
+                name: object.get("name")?.as_str()?.to_owned(),
+                description: read::string(object, "description"),
+                input_schema: object
+                    .get("parameters")
+                    .or_else(|| object.get("parametersJsonSchema"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "object"})),
+            })
+        })
+        .collect()
 }
 
 /// A response: the first candidate's parts and `finishReason`; with no

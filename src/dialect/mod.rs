@@ -365,6 +365,15 @@ impl Dialect {
         }
     }
 
+    /// The tools one recorded request declared.
+    pub fn read_tools(self, request: &Value) -> Vec<ToolDef> {
+        match self {
+            Dialect::Gemini => gemini::read_tools(request),
+            Dialect::BedrockConverse => bedrock::read_tools(request),
+            _ => read::tool_definitions(request.get("tools")),
+        }
+    }
+
     /// What one recorded response carried, read into a native reply.
     pub fn read_response(self, reader: &mut read::Reader, response: &Value) -> read::Response {
         match self {

@@ -125,21 +125,22 @@ impl Say {
 
     pub fn caption_check_dispatch(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
-        let (field, items) = (self.stop_field(), self.w.tool_edge);
-        match (self.lang, self.w.calls_in_items) {
-            (Lang::En, true) => format!(
-                "Check: {field} is {stop_reason} and the output holds {items} items, so the model \
-                 is asking for tools. The loop reads the response; it never guesses from the text."
+        let field = self.stop_field();
+        let calls_in = self.told.calls_in.map(|t| t.get(self.lang));
+        match (self.lang, calls_in) {
+            (Lang::En, Some(calls_in)) => format!(
+                "Check: {field} is {stop_reason} and {calls_in}, so the model is asking for \
+                 tools. The loop reads the response; it never guesses from the text."
             ),
-            (Lang::Zh, true) => format!(
-                "检查：{field} 为 {stop_reason}，输出里有 {items} 项，说明模型在提出工具请求。\
+            (Lang::Zh, Some(calls_in)) => format!(
+                "检查：{field} 为 {stop_reason}，{calls_in}，说明模型在提出工具请求。\
                  循环只看响应本身，从不根据文字去猜。"
             ),
-            (Lang::En, false) => format!(
+            (Lang::En, None) => format!(
                 "Check: {field} is {stop_reason}, so the model is asking for tools. The loop \
                  reads this field; it never guesses from the reply's text."
             ),
-            (Lang::Zh, false) => format!(
+            (Lang::Zh, None) => format!(
                 "检查：{field} 为 {stop_reason}，说明模型在提出工具请求。\
                  循环只看这个字段，从不根据回复的文字去猜。"
             ),

@@ -16,6 +16,9 @@ pub struct Told {
     pub error_flag: Tr,
     /// A tool result, in Chinese: the API's name with a Chinese noun.
     pub tool_result_zh: &'static str,
+    /// Where the API's reply says it asks for tools when its stop does
+    /// not (Responses, Gemini): "the output holds function_call items".
+    pub calls_in: Option<Tr>,
 }
 
 /// How `dialect`'s forms are told.
@@ -32,6 +35,7 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 zh: "is_error",
             },
             tool_result_zh: "tool_result 块",
+            calls_in: None,
         },
         Dialect::OpenaiChat => &Told {
             stop_field_zh: "结束原因",
@@ -44,6 +48,7 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 zh: "结果文本",
             },
             tool_result_zh: "role: \"tool\" 消息",
+            calls_in: None,
         },
         Dialect::OpenaiResponses => &Told {
             stop_field_zh: "状态",
@@ -56,6 +61,10 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 zh: "输出文本",
             },
             tool_result_zh: "function_call_output 项",
+            calls_in: Some(Tr {
+                en: "the output holds function_call items",
+                zh: "输出里有 function_call 项",
+            }),
         },
         Dialect::Gemini => &Told {
             stop_field_zh: "结束原因",
@@ -68,6 +77,10 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 zh: "response 里的 error 键",
             },
             tool_result_zh: "functionResponse 部分",
+            calls_in: Some(Tr {
+                en: "the reply's parts hold functionCall parts",
+                zh: "回复的 parts 里有 functionCall 部分",
+            }),
         },
         Dialect::BedrockConverse => &Told {
             stop_field_zh: "停止原因",
@@ -80,6 +93,7 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 zh: "status: \"error\"",
             },
             tool_result_zh: "toolResult 块",
+            calls_in: None,
         },
     }
 }

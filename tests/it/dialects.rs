@@ -70,8 +70,8 @@ fn foreign_words(dialect: Dialect) -> &'static [&'static str] {
 }
 
 /// Every screen of the replay: each step, in summary and on the wire, at
-/// the end with both checks.
-fn screens(source: &Source) -> Vec<String> {
+/// the end with both checks; told in `told` where it is given.
+fn screens(source: &Source, told: Option<Dialect>) -> Vec<String> {
     let mut shown = Vec::new();
     for (index, _) in source.runs.iter().enumerate() {
         for (check, lang) in [
@@ -82,6 +82,7 @@ fn screens(source: &Source) -> Vec<String> {
             let settings = Settings {
                 check,
                 lang,
+                dialect: told,
                 ..Settings::default()
             };
             let runs: Vec<Localized> = source.runs.iter().cloned().map(Localized::from).collect();
@@ -110,8 +111,9 @@ fn draw(app: &mut App, keys: &[&str]) -> String {
     terminal.backend().to_string()
 }
 
-/// `run`'s text and JSON under both checks and every mistake.
-fn run_outputs(source: &Source) -> Vec<String> {
+/// `run`'s text and JSON under both checks and every mistake; told in
+/// `told` where it is given.
+fn run_outputs(source: &Source, told: Option<Dialect>) -> Vec<String> {
     let mistakes = std::iter::once(None).chain(Mistake::ALL.map(Some));
     let setups: Vec<(CheckPolicy, Option<Mistake>)> = mistakes
         .map(|m| (CheckPolicy::Production, m))
@@ -127,6 +129,7 @@ fn run_outputs(source: &Source) -> Vec<String> {
                     t.replay(Config {
                         check,
                         mistake,
+                        dialect: told.unwrap_or(t.dialect()),
                         ..t.default_config()
                     })
                 })
@@ -152,7 +155,19 @@ fn assert_speaks(name: &str, dialect: Dialect) {
     for run in &source.runs {
         assert_eq!(run.dialect(), dialect, "{name}");
     }
-    let outputs = run_outputs(&source).into_iter().chain(screens(&source));
+    assert_only_words_of(name, dialect, &source, None);
+}
+
+/// A run told in `dialect`, whatever it was recorded in, uses only its words.
+fn assert_told(name: &str, dialect: Dialect) {
+    let source = open(name, None).unwrap();
+    assert_only_words_of(name, dialect, &source, Some(dialect));
+}
+
+fn assert_only_words_of(name: &str, dialect: Dialect, source: &Source, told: Option<Dialect>) {
+    let outputs = run_outputs(source, told)
+        .into_iter()
+        .chain(screens(source, told));
     for (n, output) in outputs.enumerate() {
         for word in foreign_words(dialect) {
             assert!(
@@ -171,6 +186,27 @@ fn built_in_runs_speak_their_own_dialect() {
 }
 
 #[test]
+fn built_in_runs_told_in_gemini_or_bedrock_use_only_that_api_s_words() {
+    for dialect in [Dialect::Gemini, Dialect::BedrockConverse] {
+        for name in ["todays-date", "aurora-run", "parallel-tools"] {
+            assert_told(name, dialect);
+        }
+    }
+}
+
+#[test]
+fn built_in_runs_told_in_any_other_api_use_only_its_words() {
+    for (name, dialect) in [
+        ("aurora-run", Dialect::OpenaiChat),
+        ("aurora-run", Dialect::OpenaiResponses),
+        ("todays-date", Dialect::AnthropicMessages),
+        ("parallel-tools", Dialect::OpenaiResponses),
+    ] {
+        assert_told(name, dialect);
+    }
+}
+
+#[test]
 fn imported_runs_speak_the_dialect_they_were_recorded_in() {
     assert_speaks(
         &fixture("real/deepseek-tool-calls-with-thinking.exchanges.json"),
@@ -184,6 +220,11 @@ fn imported_runs_speak_the_dialect_they_were_recorded_in() {
     assert_speaks(
         &fixture("exchanges-openai-responses.json"),
         Dialect::OpenaiResponses,
+    );
+    assert_speaks(&fixture("real/cassette-gemini-retry.yaml"), Dialect::Gemini);
+    assert_speaks(
+        &fixture("real/cassette-bedrock-two-rounds.yaml"),
+        Dialect::BedrockConverse,
     );
 }
 
@@ -431,4 +472,116 @@ fn a_chat_run_with_a_history_counts_its_system_prompt_once() {
     let screen = common::screen::drive(&mut app, 100, 30, &["End"]);
     let text = common::screen::rows(screen.backend().buffer()).join("\n");
     assert!(text.contains("messages · 5 so far, 9 chars"), "{text}");
+}
+
+#[test]
+fn aurora_run_told_in_each_api_ends_in_1974_after_three_calls_in_that_api_s_words() {
+    // Each API's stop field and its tool stop, as the check names them.
+    for (api, en, zh) in [
+        (
+            "gemini",
+            "finishReason STOP → dispatch",
+            "结束原因 finishReason 为 STOP",
+        ),
+        (
+            "bedrock-converse",
+            "stopReason tool_use → dispatch",
+            "停止原因 stopReason 为 tool_use",
+        ),
+        (
+            "openai-chat",
+            "finish_reason tool_calls → dispatch",
+            "结束原因 finish_reason 为 tool_calls",
+        ),
+        (
+            "openai-responses",
+            "status completed → dispatch",
+            "状态 status 为 completed",
+        ),
+    ] {
+        let text = common::printed(&["run", "aurora-run", "--dialect", api]);
+        assert!(text.contains(en), "{api}: {text}");
+        assert!(
+            text.contains("model calls: 3 · tool calls: 2 · outcome: answered"),
+            "{api}"
+        );
+        assert!(text.ends_with("result: \"1974\"\n"), "{api}: {text}");
+        let chinese = common::printed(&["--lang", "zh", "run", "aurora-run", "--dialect", api]);
+        assert!(chinese.contains(zh), "{api}: {chinese}");
+        assert!(chinese.contains("模型调用：3"), "{api}: {chinese}");
+        assert!(chinese.contains("1974"), "{api}");
+        let json: serde_json::Value = serde_json::from_str(&common::printed(&[
+            "run",
+            "aurora-run",
+            "--dialect",
+            api,
+            "--format",
+            "json",
+        ]))
+        .unwrap();
+        assert_eq!(json["dialect"], api);
+        assert_eq!(json["result"], "1974");
+    }
+}
+
+#[test]
+fn a_run_an_api_has_no_word_for_is_refused_in_it_and_the_mistakes_answer_in_its_rules() {
+    let refused = assert_cmd::Command::cargo_bin("loopstep")
+        .unwrap()
+        .args(["run", "pause-turn", "--dialect", "openai-chat"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains(
+            "pause-turn cannot be told in OpenAI Chat Completions: it stops with pause_turn"
+        ),
+        "{said}"
+    );
+    // A dropped result, in Gemini and in Converse: the next turn answers
+    // no call, and the API refuses the request with its rule.
+    for (api, rule) in [
+        ("gemini", "has no functionResponse right after it"),
+        ("bedrock-converse", "has no toolResult right after it"),
+    ] {
+        let text = common::printed(&[
+            "run",
+            "parallel-tools",
+            "--dialect",
+            api,
+            "--mistake",
+            "drop-one-result",
+        ]);
+        assert!(text.contains(rule), "{api}: {text}");
+        // Results split over messages: Anthropic merges consecutive user
+        // turns, these two APIs read each message on its own.
+        let split = common::printed(&[
+            "run",
+            "parallel-tools",
+            "--dialect",
+            api,
+            "--mistake",
+            "split-results",
+        ]);
+        assert!(split.contains(rule), "{api}: {split}");
+    }
+    // The same run in two APIs, side by side.
+    let compared = common::printed(&[
+        "compare",
+        "aurora-run",
+        "aurora-run",
+        "--right-dialect",
+        "gemini",
+        "--format",
+        "text",
+    ]);
+    assert!(
+        compared.contains("left   aurora-run · Anthropic Messages · max_turns 10"),
+        "{compared}"
+    );
+    assert!(
+        compared.contains("right  aurora-run · Gemini · max_turns 10"),
+        "{compared}"
+    );
 }

@@ -231,3 +231,47 @@ fn a_legacy_gemini_cli_session_is_one_json_object() {
         }
     );
 }
+
+/// The wire view (`w`) at one step of a recording, on a tall screen.
+fn wire_at(fixture: &str, step: &str) -> String {
+    let runs = common::screen::same_in_both(load(fixture).runs);
+    let mut app = loopstep::tui::App::new(&runs, 0, loopstep::tui::Settings::default());
+    let screen = common::screen::drive(&mut app, 100, 60, &[":", step, "Enter", "w"]);
+    screen.backend().to_string()
+}
+
+#[test]
+fn the_wire_view_shows_a_gemini_request_and_reply_in_gemini_s_shape() {
+    // Step 6 is the second call: its request, which sends the function
+    // call back; step 7 its check, on the reply, which asks again.
+    let file = "real/cassette-gemini-retry.yaml";
+    let request = wire_at(file, "6");
+    for shape in ["\"systemInstruction\"", "\"tools\"", "\"contents\""] {
+        assert!(request.contains(shape), "{shape}: {request}");
+    }
+    insta::assert_snapshot!("wire_gemini_request_100x60", request);
+    let reply = wire_at(file, "7");
+    for shape in [
+        "\"candidates\"",
+        "\"functionCall\"",
+        "\"finishReason\": \"STOP\"",
+    ] {
+        assert!(reply.contains(shape), "{shape}: {reply}");
+    }
+    insta::assert_snapshot!("wire_gemini_reply_100x60", reply);
+}
+
+#[test]
+fn the_wire_view_shows_a_converse_request_and_reply_in_bedrock_s_shape() {
+    let file = "real/cassette-bedrock-two-rounds.yaml";
+    let request = wire_at(file, "6");
+    for shape in ["\"system\"", "\"toolConfig\"", "\"messages\""] {
+        assert!(request.contains(shape), "{shape}: {request}");
+    }
+    insta::assert_snapshot!("wire_bedrock_request_100x60", request);
+    let reply = wire_at(file, "7");
+    for shape in ["\"output\"", "\"toolUse\"", "\"stopReason\": \"tool_use\""] {
+        assert!(reply.contains(shape), "{shape}: {reply}");
+    }
+    insta::assert_snapshot!("wire_bedrock_reply_100x60", reply);
+}

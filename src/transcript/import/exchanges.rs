@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::segment::{Entry, Origin, Recording};
-use crate::dialect::read::{Reader, is_prompt, only_results, tool_definitions};
+use crate::dialect::read::{Reader, is_prompt, only_results};
 use crate::dialect::{Dialect, stream};
 use crate::engine::{Block, Message, Role, Timing};
 use crate::transcript::Note;
@@ -58,7 +58,7 @@ pub fn read(
             None => request,
         };
         // Clients may offer more tools as the run goes on: keep them all.
-        for tool in tool_definitions(request.get("tools")) {
+        for tool in api.read_tools(request) {
             if !recording.tools.iter().any(|t| t.name == tool.name) {
                 recording.tools.push(tool);
             }

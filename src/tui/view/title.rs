@@ -26,11 +26,12 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
             (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
         ),
         None => {
-            let mut right = format!(
-                " {} · {} ",
-                say.run_position(index, count, app.loading),
-                say.check_label(app.config().check)
-            );
+            let mut right = format!(" {} · ", say.run_position(index, count, app.loading));
+            // A run told in another API than its own names it (A).
+            if app.config().dialect != app.transcript().dialect() {
+                right += &format!("{} · ", say.w.api);
+            }
+            right += &format!("{} ", say.check_label(app.config().check));
             if let (wrong @ 1.., more) = app.wrong_count() {
                 right += &format!("· {} ", say.wrong_count(wrong, more));
             }

@@ -161,14 +161,23 @@ fn folded_away(app: &App, count: usize) -> usize {
 }
 
 fn fold_request(say: Say, body: &mut Value, earlier: usize, tools: usize) {
+    // The list of turns is `messages`, Responses' `input` or Gemini's `contents`.
+    let list = ["messages", "input", "contents"]
+        .into_iter()
+        .find_map(|key| body.get(key).filter(|v| v.is_array()).map(|_| key));
     if earlier > 0
-        && let Some(Value::Array(messages)) = body.get_mut("messages")
+        && let Some(Value::Array(messages)) = list.and_then(|key| body.get_mut(key))
     {
         let at = usize::from(messages.first().is_some_and(|m| m["role"] == "system"));
         messages.insert(at, json!(say.wire_earlier(earlier)));
     }
-    if tools > 0 && body.get("tools").is_some() {
-        body["tools"] = json!(say.wire_tools(tools));
+    // Converse declares its tools in `toolConfig.tools`.
+    let declared = match body.get_mut("toolConfig") {
+        Some(config) => config.get_mut("tools"),
+        None => body.get_mut("tools"),
+    };
+    if let Some(declared) = declared.filter(|_| tools > 0) {
+        *declared = json!(say.wire_tools(tools));
     }
 }
 
