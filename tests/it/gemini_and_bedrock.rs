@@ -275,3 +275,56 @@ fn the_wire_view_shows_a_converse_request_and_reply_in_bedrock_s_shape() {
     }
     insta::assert_snapshot!("wire_bedrock_reply_100x60", reply);
 }
+
+#[test]
+fn an_exchange_log_may_hold_a_converse_stream_as_its_list_of_events() {
+    // boto3's converse_stream yields each event as a one-key object; a
+    // logger that keeps them writes the list.
+    let log = serde_json::json!([
+        {
+            "url": "https://bedrock-runtime.us-east-1.amazonaws.com/model/us.amazon.nova-micro-v1%3A0/converse-stream",
+            "request": {"messages": [{"role": "user", "content": [{"text": "Weather in Paris?"}]}],
+                        "inferenceConfig": {"maxTokens": 256}},
+            "response": [
+                {"messageStart": {"role": "assistant"}},
+                {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "tooluse_1", "name": "weather"}}}},
+                {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{\"city\": \"Paris\"}"}}}},
+                {"contentBlockStop": {"contentBlockIndex": 0}},
+                {"messageStop": {"stopReason": "tool_use"}},
+                {"metadata": {"usage": {"inputTokens": 12, "outputTokens": 9, "totalTokens": 21}}}
+            ]
+        },
+        {
+            "request": {"messages": [
+                {"role": "user", "content": [{"text": "Weather in Paris?"}]},
+                {"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "weather", "input": {"city": "Paris"}}}]},
+                {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "content": [{"json": {"c": 18}}]}}]}
+            ]},
+            "response": {"output": {"message": {"role": "assistant", "content": [{"text": "18 °C."}]}},
+                         "stopReason": "end_turn", "usage": {"inputTokens": 30, "outputTokens": 4, "totalTokens": 34}}
+        }
+    ]);
+    let source = common::open_written("converse.json", log.to_string().as_bytes()).unwrap();
+    assert_eq!(
+        source.kind,
+        calls(Format::Exchanges, Dialect::BedrockConverse)
+    );
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 1,
+            outcomes: vec!["answered"],
+        }
+    );
+    let run = &source.runs[0];
+    assert_eq!(run.model, "us.amazon.nova-micro-v1:0");
+    assert_eq!(run.max_tokens, Some(256));
+    assert!(run.replies[0].streamed);
+    let trace = run.replay(run.default_config());
+    assert_eq!(
+        common::dispatched(&trace)[0].2.content.to_string(),
+        "{\"c\":18}"
+    );
+}
