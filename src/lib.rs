@@ -18,6 +18,8 @@
 //! - [`narrate`]: every sentence shown, in English and Chinese.
 //! - [`report`]: headless text and JSON output for `loopstep run`.
 //! - [`compare`]: where two replays part, for `loopstep compare`.
+//! - `record`: the recording proxy of `loopstep record` (the `record`
+//!   feature, on by default).
 //! - [`tui`]: the teaching screen, the compare screen and the handouts.
 //! - [`cli`]: the command line.
 
@@ -28,6 +30,8 @@ pub mod engine;
 pub mod lang;
 pub mod narrate;
 pub mod prices;
+#[cfg(feature = "record")]
+pub mod record;
 pub mod redact;
 pub mod report;
 pub mod text;

@@ -141,6 +141,28 @@ pub enum Command {
     /// into loopstep's own transcript format, to edit or share (with
     /// --redact before sharing).
     Import(commands::Import),
+    /// Run your own agent through a recording proxy and replay what it did:
+    /// `loopstep record -- python agent.py`.
+    #[cfg(feature = "record")]
+    #[command(
+        long_about = "Run your own agent through a recording proxy, then replay what it did.\n\n\
+            record listens on 127.0.0.1 and starts COMMAND with OPENAI_BASE_URL and \
+            ANTHROPIC_BASE_URL pointing at itself, so the official SDKs (and any client that \
+            reads them) send their calls through it, unchanged. Each request goes on to the \
+            real API its path belongs to (api.openai.com for Chat Completions and Responses, \
+            api.anthropic.com for Messages), or to --upstream; each response comes back byte \
+            for byte, streams as they arrive. Every call is appended to OUT as it ends, as an \
+            exchange log that loopstep replays like any recording. Keys never reach OUT: \
+            headers are not written, and bodies are redacted unless --no-redact. The proxy \
+            listens on loopback only. record ends with COMMAND's exit code; without COMMAND it \
+            prints the URLs to use as base_url and records until Ctrl-C.",
+        after_help = "Examples:\n  \
+            loopstep record -- python agent.py                              OpenAI or Anthropic, by the paths it calls\n  \
+            loopstep record --upstream https://api.deepseek.com -- uv run python chapters/01-agent-loop/code.py\n  \
+            loopstep record -o mine.jsonl                                   record until Ctrl-C; point base_url at the URL it prints\n  \
+            loopstep mine.jsonl                                             replay it"
+    )]
+    Record(commands::Record),
 }
 
 /// Flags that set up the loop, shared by the commands that replay.

@@ -19,6 +19,7 @@ mod errors;
 mod mistakes;
 mod notes;
 mod react;
+mod recording;
 mod refusals;
 pub mod replay;
 mod report;

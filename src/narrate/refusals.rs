@@ -189,6 +189,20 @@ pub enum Trouble {
     WriteStdout,
     WriteJson,
     DrawRecording,
+    /// `record`: the recording could not be created.
+    CreateRecording {
+        shown: String,
+    },
+    /// `record`: nothing could listen at this address.
+    Listen {
+        address: String,
+    },
+    /// `record`: the agent's command could not start.
+    StartCommand {
+        command: String,
+    },
+    /// `record`: the proxy's runtime could not start.
+    StartProxy,
 }
 
 impl Say {
@@ -217,6 +231,22 @@ impl Say {
             (Lang::Zh, Trouble::WriteJson) => "无法写出 JSON 报告".into(),
             (Lang::En, Trouble::DrawRecording) => "could not draw the recording".into(),
             (Lang::Zh, Trouble::DrawRecording) => "无法绘制录像".into(),
+            (Lang::En, Trouble::CreateRecording { shown }) => {
+                format!("could not create the recording {shown}")
+            }
+            (Lang::Zh, Trouble::CreateRecording { shown }) => format!("无法创建记录文件 {shown}"),
+            (Lang::En, Trouble::Listen { address }) => format!(
+                "could not listen on {address} (is the port in use? leave out --listen for a free one)"
+            ),
+            (Lang::Zh, Trouble::Listen { address }) => {
+                format!(
+                    "无法在 {address} 上监听（端口被占用了？不加 --listen 会自动选一个空闲端口）"
+                )
+            }
+            (Lang::En, Trouble::StartCommand { command }) => format!("could not start {command}"),
+            (Lang::Zh, Trouble::StartCommand { command }) => format!("无法启动 {command}"),
+            (Lang::En, Trouble::StartProxy) => "could not start the proxy".into(),
+            (Lang::Zh, Trouble::StartProxy) => "无法启动代理".into(),
         }
     }
 

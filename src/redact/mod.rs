@@ -16,7 +16,7 @@ mod http;
 mod runs;
 mod tokens;
 
-pub use runs::{runs, source};
+pub use runs::{json_value, runs, source};
 
 use std::borrow::Cow;
 

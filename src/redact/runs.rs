@@ -180,6 +180,14 @@ fn block(block: &Block) -> Option<Block> {
     })
 }
 
+/// A JSON value with its secrets replaced in place: each string, and
+/// whole the values of fields named like secrets (`api_key`, ...).
+pub fn json_value(value: &mut Value) {
+    if let Some(redacted) = json(value) {
+        *value = redacted;
+    }
+}
+
 /// A tool's input redacted: its strings (raw JSON arguments among them),
 /// and whole the values of fields named like secrets.
 fn json(value: &Value) -> Option<Value> {

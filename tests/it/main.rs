@@ -26,6 +26,7 @@ mod long_runs;
 mod properties;
 mod readme;
 mod real_logs;
+mod record;
 mod redact;
 mod replay;
 mod robustness;

@@ -5,6 +5,8 @@ mod compare;
 mod export;
 mod import;
 mod play;
+#[cfg(feature = "record")]
+mod record;
 mod run;
 mod validate;
 
@@ -12,5 +14,7 @@ pub use compare::Compare;
 pub use export::Export;
 pub use import::Import;
 pub use play::Play;
+#[cfg(feature = "record")]
+pub use record::Record;
 pub use run::Run;
 pub use validate::Validate;

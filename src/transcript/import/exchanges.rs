@@ -28,8 +28,10 @@ pub fn read(
     reader: &mut Reader,
     notes: &mut Vec<Note>,
 ) -> Dialect {
+    // A failed call's body is the API's error, in no API's shape.
     let api = exchanges
-        .first()
+        .iter()
+        .find(|e| failure(e).is_none())
         .and_then(response_of)
         .map_or(Dialect::AnthropicMessages, |r| Dialect::of_response(&r));
     // Calls by item id, to pair those a client sent back under other ids.
@@ -98,6 +100,11 @@ pub fn read(
         } else {
             add_additions(recording, new);
         }
+        if let Some(error) = failure(exchange) {
+            // The API failed the call: no reply, and the run ends on it.
+            recording.push(Entry::new(Message::user_text(error), Origin::ApiFailure));
+            continue;
+        }
         api.call_ids_by_item(response, &mut by_item);
         let reply = api.read_response(reader, response);
         if let Some(choices) = reply.choices {
@@ -123,6 +130,20 @@ pub fn read(
         recording.push(entry);
     }
     api
+}
+
+/// What the API said when it failed the call (an HTTP status of 400 or
+/// more, as `loopstep record` writes it): its status and error message.
+fn failure(exchange: &Value) -> Option<String> {
+    let status = exchange.get("status")?.as_u64().filter(|s| *s >= 400)?;
+    let response = exchange.get("response");
+    let message = ["/error/message", "/message", "/error"]
+        .iter()
+        .find_map(|path| response?.pointer(path)?.as_str());
+    Some(match message {
+        Some(message) => format!("HTTP {status}: {message}"),
+        None => format!("HTTP {status}"),
+    })
 }
 
 /// An exchange's response: the object, or a streamed body put back

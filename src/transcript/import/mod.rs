@@ -423,6 +423,8 @@ fn import_parsed(
 ) -> Result<Source, LoadError> {
     let items = || match parsed {
         Parsed::Document(Value::Array(items)) | Parsed::Lines(items) => items.as_slice(),
+        // One line of JSON Lines parses as a document: one item.
+        Parsed::Document(one @ Value::Object(_)) => std::slice::from_ref(one),
         Parsed::Document(_) => &[],
     };
     let mut read = Read::new(format, name, origin, notes);

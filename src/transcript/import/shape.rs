@@ -36,8 +36,9 @@ pub(super) fn detect(parsed: &Parsed) -> Option<Format> {
         Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
             Some(Format::Conversation)
         }
+        // One exchange: a log of one call, or one line of JSON Lines.
         Parsed::Document(top @ Value::Object(_)) => {
-            looks_like(top).filter(|f| *f == Format::Native)
+            looks_like(top).filter(|f| matches!(f, Format::Native | Format::Exchanges))
         }
         Parsed::Document(Value::Array(items)) if openhands::detect(items) => {
             Some(Format::OpenHands)

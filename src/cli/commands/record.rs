@@ -1,0 +1,117 @@
+//! `loopstep record`: run an agent through a recording proxy.
+
+use std::ffi::OsString;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+
+use crate::cli::failure::Failure;
+use crate::cli::settings::Globals;
+use crate::dialect::Dialect;
+use crate::narrate::Say;
+use crate::record::{self, Options};
+
+#[derive(Debug, Args)]
+pub struct Record {
+    /// Where to write the recording [default:
+    /// recording-<date>T<time>.exchanges.jsonl in this folder]. An existing
+    /// file only with --force.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Send every request here instead of the real API its path belongs
+    /// to (api.openai.com, api.anthropic.com): DeepSeek
+    /// (https://api.deepseek.com), a gateway, a local server.
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
+    pub upstream: Option<String>,
+    /// Listen here instead of a free port on 127.0.0.1.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Write bodies as they came, secrets and all (they are redacted by
+    /// default, as `import --redact` does; headers are never written).
+    #[arg(long)]
+    pub no_redact: bool,
+    /// The agent to run, after `--`; without one, record until Ctrl-C.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}
+
+fn parse_upstream(text: &str) -> Result<String, String> {
+    if record::is_upstream(text) {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "`{text}` is no http:// or https:// URL with a host, such as https://api.deepseek.com"
+        ))
+    }
+}
+
+impl Record {
+    /// Records; exits with COMMAND's exit code (1 when a signal ended it).
+    pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<ExitCode, Failure> {
+        let out = self.output.unwrap_or_else(default_name);
+        let had_command = !self.command.is_empty();
+        let options = Options {
+            out,
+            force: self.force,
+            upstream: self.upstream,
+            listen: self.listen,
+            redact: !self.no_redact,
+            command: self.command,
+        };
+        let recorded = record::record(options, Say::new(globals.lang, Dialect::default()))?;
+        // Without a command, Ctrl-C ends a recording that went as it
+        // should; an agent a signal ended has no code of its own.
+        Ok(match (recorded.exit, had_command) {
+            (Some(code), _) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            (None, true) => ExitCode::from(1),
+            (None, false) => ExitCode::SUCCESS,
+        })
+    }
+}
+
+/// `recording-2026-12-02T04-10-59.exchanges.jsonl`, the time in UTC.
+fn default_name() -> PathBuf {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    let (hour, minute, second) = (rest / 3600, rest % 3600 / 60, rest % 60);
+    PathBuf::from(format!(
+        "recording-{year:04}-{month:02}-{day:02}T{hour:02}-{minute:02}-{second:02}.exchanges.jsonl"
+    ))
+}
+
+/// The date `days` after 1970-01-01, by Howard Hinnant's algorithm
+/// (https://howardhinnant.github.io/date_algorithms.html#civil_from_days).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn days_since_the_epoch_are_a_civil_date() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        // 2026-12-02 is day 20,789.
+        assert_eq!(civil_from_days(20_789), (2026, 12, 2));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

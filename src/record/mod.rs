@@ -1,0 +1,147 @@
+//! `loopstep record -- COMMAND`: a recording proxy between any agent and
+//! its API. It listens on loopback, starts COMMAND with `OPENAI_BASE_URL`
+//! and `ANTHROPIC_BASE_URL` pointing at itself (the path each SDK expects:
+//! OpenAI's base includes `/v1`, Anthropic's does not), forwards every
+//! request to the real API (or `--upstream`), hands each response back as
+//! it arrives, and appends every call to an exchange log that loopstep
+//! replays like any recording. COMMAND's exit code is record's.
+
+mod log;
+mod proxy;
+mod route;
+
+use std::ffi::OsString;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
+
+pub use route::is_upstream;
+
+use crate::narrate::{Say, Trouble};
+use log::Log;
+use proxy::{Proxy, Told};
+
+/// What `record` was asked for.
+pub struct Options {
+    pub out: PathBuf,
+    pub force: bool,
+    /// Where every request goes, instead of the real API for its path.
+    pub upstream: Option<String>,
+    /// Where to listen; a free port on 127.0.0.1 when not given.
+    pub listen: Option<SocketAddr>,
+    pub redact: bool,
+    /// The agent to run; with none, record until Ctrl-C.
+    pub command: Vec<OsString>,
+}
+
+/// How a recording ended: the calls it holds, and the agent's exit code
+/// (none without a command, or when a signal ended the agent).
+pub struct Recorded {
+    pub calls: usize,
+    pub exit: Option<i32>,
+}
+
+/// Records until COMMAND exits, or without one until Ctrl-C.
+pub fn record(options: Options, say: Say) -> anyhow::Result<Recorded> {
+    let shown = options.out.display().to_string();
+    let log = Log::create(&options.out, options.force)
+        .context(Trouble::CreateRecording {
+            shown: shown.clone(),
+        })?
+        .redacting(options.redact);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context(Trouble::StartProxy)?;
+    runtime.block_on(serve(options, Arc::new(log), say, shown))
+}
+
+async fn serve(
+    options: Options,
+    log: Arc<Log>,
+    say: Say,
+    shown: String,
+) -> anyhow::Result<Recorded> {
+    let address = options
+        .listen
+        .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
+    let listener = TcpListener::bind(address).await.context(Trouble::Listen {
+        address: address.to_string(),
+    })?;
+    let local = listener.local_addr().context(Trouble::StartProxy)?;
+    let url = format!("http://{local}");
+    let tell = move |told: Told| {
+        eprintln!(
+            "{}",
+            match told {
+                Told::Unrecorded { method, path } => say.record_unrecorded(&method, &path),
+                Told::UpstreamFailed { target, error } =>
+                    say.record_upstream_failed(&target, &error),
+                Told::WriteFailed { error } => say.record_write_failed(&error),
+            }
+        );
+    };
+    let proxy = Arc::new(Proxy::new(
+        options.upstream.clone(),
+        Arc::clone(&log),
+        Box::new(tell),
+    ));
+    let mut pending = proxy.pending.subscribe();
+    let accepting = tokio::spawn(accept(listener, Arc::clone(&proxy)));
+    eprintln!("{}", say.record_started(&url, &shown));
+    let exit = match options.command.split_first() {
+        Some((program, args)) => {
+            let shown_command = program.to_string_lossy().into_owned();
+            let mut child = tokio::process::Command::new(program)
+                .args(args)
+                .env("OPENAI_BASE_URL", format!("{url}/v1"))
+                .env("ANTHROPIC_BASE_URL", &url)
+                .spawn()
+                .context(Trouble::StartCommand {
+                    command: shown_command,
+                })?;
+            // Ctrl-C reaches the agent, in the same process group: it is
+            // the agent's to end on; the recording waits for it.
+            let _ignored = tokio::spawn(tokio::signal::ctrl_c());
+            let status = child.wait().await.context(Trouble::StartProxy)?;
+            status.code()
+        }
+        None => {
+            eprintln!("{}", say.record_waiting());
+            tokio::signal::ctrl_c().await.context(Trouble::StartProxy)?;
+            None
+        }
+    };
+    // Responses still streaming are written before the recording closes.
+    let _ = pending.wait_for(|n| *n == 0).await;
+    accepting.abort();
+    eprintln!("{}", say.record_done(log.written(), &shown));
+    Ok(Recorded {
+        calls: log.written(),
+        exit,
+    })
+}
+
+/// Takes connections until aborted, each served on its own task.
+async fn accept(listener: TcpListener, proxy: Arc<Proxy>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let proxy = Arc::clone(&proxy);
+        tokio::spawn(async move {
+            let service = service_fn(move |request| Arc::clone(&proxy).handle(request));
+            // A connection the agent drops ends here; nothing to report.
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
