@@ -67,4 +67,25 @@ impl Say {
             ),
         }
     }
+
+    /// `--play`, before the first call is in.
+    pub fn record_waiting_for_call(self, out: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{out}: recording, waiting for the first call"),
+            Lang::Zh => format!("{out}：正在记录，等待第一次调用"),
+        }
+    }
+
+    /// `--play`: the screen closed while the agent still runs.
+    pub fn record_after_screen(self, aside: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "loopstep record: still recording until the agent ends (Ctrl-C ends it); its \
+                 output is in {aside}"
+            ),
+            Lang::Zh => format!(
+                "loopstep record：智能体结束前仍在记录（按 Ctrl-C 结束它）；它的输出在 {aside}"
+            ),
+        }
+    }
 }

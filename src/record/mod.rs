@@ -15,6 +15,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use std::io::Write;
+
 use anyhow::Context;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -38,6 +40,9 @@ pub struct Options {
     pub redact: bool,
     /// The agent to run; with none, record until Ctrl-C.
     pub command: Vec<OsString>,
+    /// Where the agent's output and record's own notes go instead of the
+    /// terminal, while a screen has it (`--play`).
+    pub aside: Option<PathBuf>,
 }
 
 /// How a recording ended: the calls it holds, and the agent's exit code
@@ -63,12 +68,38 @@ pub fn record(options: Options, say: Say) -> anyhow::Result<Recorded> {
     runtime.block_on(serve(options, Arc::new(log), say, shown))
 }
 
+/// Where record's notes go: standard error, or the file set aside.
+#[derive(Clone)]
+struct Notes(Option<Arc<std::sync::Mutex<std::fs::File>>>);
+
+impl Notes {
+    fn say(&self, text: &str) {
+        match &self.0 {
+            Some(file) => {
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                // A note that cannot be written is no reason to stop recording.
+                let _ = writeln!(file, "{text}");
+            }
+            None => eprintln!("{text}"),
+        }
+    }
+}
+
 async fn serve(
     options: Options,
     log: Arc<Log>,
     say: Say,
     shown: String,
 ) -> anyhow::Result<Recorded> {
+    let aside = match &options.aside {
+        Some(path) => Some(std::fs::File::create(path).context(Trouble::CreateRecording {
+            shown: path.display().to_string(),
+        })?),
+        None => None,
+    };
+    let agent_output = aside.as_ref().map(std::fs::File::try_clone).transpose();
+    let agent_output = agent_output.context(Trouble::StartProxy)?;
+    let notes = Notes(aside.map(|file| Arc::new(std::sync::Mutex::new(file))));
     let address = options
         .listen
         .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
@@ -77,16 +108,13 @@ async fn serve(
     })?;
     let local = listener.local_addr().context(Trouble::StartProxy)?;
     let url = format!("http://{local}");
+    let told_notes = notes.clone();
     let tell = move |told: Told| {
-        eprintln!(
-            "{}",
-            match told {
-                Told::Unrecorded { method, path } => say.record_unrecorded(&method, &path),
-                Told::UpstreamFailed { target, error } =>
-                    say.record_upstream_failed(&target, &error),
-                Told::WriteFailed { error } => say.record_write_failed(&error),
-            }
-        );
+        told_notes.say(&match told {
+            Told::Unrecorded { method, path } => say.record_unrecorded(&method, &path),
+            Told::UpstreamFailed { target, error } => say.record_upstream_failed(&target, &error),
+            Told::WriteFailed { error } => say.record_write_failed(&error),
+        });
     };
     let proxy = Arc::new(Proxy::new(
         options.upstream.clone(),
@@ -95,14 +123,21 @@ async fn serve(
     ));
     let mut pending = proxy.pending.subscribe();
     let accepting = tokio::spawn(accept(listener, Arc::clone(&proxy)));
-    eprintln!("{}", say.record_started(&url, &shown));
+    notes.say(&say.record_started(&url, &shown));
     let exit = match options.command.split_first() {
         Some((program, args)) => {
             let shown_command = program.to_string_lossy().into_owned();
-            let mut child = tokio::process::Command::new(program)
+            let mut command = tokio::process::Command::new(program);
+            command
                 .args(args)
                 .env("OPENAI_BASE_URL", format!("{url}/v1"))
-                .env("ANTHROPIC_BASE_URL", &url)
+                .env("ANTHROPIC_BASE_URL", &url);
+            // The screen has the terminal: the agent's output goes aside.
+            if let Some(file) = agent_output {
+                let copy = file.try_clone().context(Trouble::StartProxy)?;
+                command.stdin(std::process::Stdio::null()).stdout(file).stderr(copy);
+            }
+            let mut child = command
                 .spawn()
                 .context(Trouble::StartCommand {
                     command: shown_command,
@@ -114,7 +149,7 @@ async fn serve(
             status.code()
         }
         None => {
-            eprintln!("{}", say.record_waiting());
+            notes.say(say.record_waiting());
             tokio::signal::ctrl_c().await.context(Trouble::StartProxy)?;
             None
         }
@@ -122,7 +157,7 @@ async fn serve(
     // Responses still streaming are written before the recording closes.
     let _ = pending.wait_for(|n| *n == 0).await;
     accepting.abort();
-    eprintln!("{}", say.record_done(log.written(), &shown));
+    notes.say(&say.record_done(log.written(), &shown));
     Ok(Recorded {
         calls: log.written(),
         exit,

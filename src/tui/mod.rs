@@ -6,6 +6,7 @@
 pub mod app;
 pub mod compare;
 pub mod extents;
+mod follow;
 pub mod handout;
 mod jumps;
 pub mod keymap;
@@ -36,6 +37,7 @@ pub use app::{App, Mode};
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
 pub use settings::Settings;
+pub use follow::follow;
 pub use start::play;
 pub use update::update;
 

@@ -13,6 +13,7 @@ use crate::cli::settings::Globals;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::record::{self, Options};
+use crate::tui;
 
 #[derive(Debug, Args)]
 pub struct Record {
@@ -36,6 +37,11 @@ pub struct Record {
     /// default, as `import --redact` does; headers are never written).
     #[arg(long)]
     pub no_redact: bool,
+    /// Open the screen on the recording as it grows: each call appears as
+    /// it is recorded. The agent's output and record's notes go to
+    /// OUT.log meanwhile.
+    #[arg(long)]
+    pub play: bool,
     /// The agent to run, after `--`; without one, record until Ctrl-C.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
@@ -56,15 +62,41 @@ impl Record {
     pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<ExitCode, Failure> {
         let out = self.output.unwrap_or_else(default_name);
         let had_command = !self.command.is_empty();
+        let say = Say::new(globals.lang, Dialect::default());
+        let aside = self.play.then(|| {
+            let mut name = out.clone().into_os_string();
+            name.push(".log");
+            PathBuf::from(name)
+        });
         let options = Options {
-            out,
+            out: out.clone(),
             force: self.force,
             upstream: self.upstream,
             listen: self.listen,
             redact: !self.no_redact,
             command: self.command,
+            aside: aside.clone(),
         };
-        let recorded = record::record(options, Say::new(globals.lang, Dialect::default()))?;
+        let recorded = match aside {
+            None => record::record(options, say)?,
+            Some(aside) => {
+                // The recording goes on beside the screen, which follows it.
+                let recording = std::thread::spawn(move || record::record(options, say));
+                let settings = tui::Settings {
+                    lang: globals.lang,
+                    ..tui::Settings::default()
+                };
+                let screen = tui::follow(&out, settings);
+                if !recording.is_finished() {
+                    eprintln!("{}", say.record_after_screen(&aside.display().to_string()));
+                }
+                let recorded = recording
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                screen?;
+                recorded
+            }
+        };
         // Without a command, Ctrl-C ends a recording that went as it
         // should; an agent a signal ended has no code of its own.
         Ok(match (recorded.exit, had_command) {

@@ -1,0 +1,147 @@
+//! The screen on a recording as it grows (`loopstep record --play`): it
+//! waits for the first call, then shows the run, and each call recorded
+//! after appears as it is written. A screen at the end of its run follows
+//! it; one the user has stepped back in stays where it is.
+
+use std::cell::OnceCell;
+use std::io::{self, IsTerminal};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::bail;
+use crossterm::event::Event as TermEvent;
+
+use super::loading::{Typed, wait_for_load};
+use super::theme::Look;
+use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
+use crate::dialect::Dialect;
+use crate::narrate::{Say, Trouble};
+use crate::transcript::{Localized, Opening, Progress};
+
+/// How often the screen looks at the recording.
+const WATCH: Duration = Duration::from_millis(200);
+
+/// Every version of the runs the screen was shown. The screen borrows the
+/// version it shows; each stays until the screen closes, and the screen
+/// stops following after this many (a class's recording is a few calls).
+const VERSIONS: usize = 4096;
+
+/// Shows the recording at `path` as it grows, until the user quits.
+pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
+    let shown = path.display().to_string();
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        bail!(Trouble::NeedsTerminal { what: shown });
+    }
+    let mut taken = TakenTerminal::take(settings.mouse)?;
+    let say = Say::new(settings.lang, Dialect::default());
+    let look = Look {
+        theme: settings.theme,
+        monochrome: settings.monochrome,
+    };
+    let first = OnceCell::new();
+    let arrived = || {
+        if first.get().is_none()
+            && let Some(runs) = read(path)
+        {
+            let _ = first.set(runs);
+        }
+        first.get().is_some()
+    };
+    let waiting = say.record_waiting_for_call(&shown);
+    let words = (say, look, waiting.as_str());
+    let progress = Progress::default();
+    let mut terminal_events = TerminalEvents;
+    let typed = wait_for_load(&mut taken.terminal, &progress, words, arrived, &mut terminal_events)?;
+    let (Some(keys), Some(first)) = (typed, first.into_inner()) else {
+        return Ok(());
+    };
+    let versions: Vec<OnceCell<Vec<Localized>>> = (0..VERSIONS).map(|_| OnceCell::new()).collect();
+    let runs = versions[0].get_or_init(|| first);
+    let mut app = App::new(runs, 0, settings).more_loading();
+    let mut events = Typed {
+        keys,
+        then: Growing {
+            events: TerminalEvents,
+            path,
+            size: size_of(path),
+            grew: false,
+        },
+    };
+    for version in &versions[1..] {
+        run_app(&mut taken.terminal, &mut app, &mut events)?;
+        if app.should_quit() || !events.then.grew {
+            return Ok(());
+        }
+        events.then.grew = false;
+        events.then.size = size_of(path);
+        if let Some(runs) = read(path) {
+            app.take_all_runs(version.get_or_init(|| runs));
+            app.loading = true;
+        }
+    }
+    // Followed as far as it will: the screen stays on the last version.
+    app.loading = false;
+    events.then.path = Path::new("");
+    run_app(&mut taken.terminal, &mut app, &mut events)
+}
+
+/// The recording's runs, once it has one whole.
+fn read(path: &Path) -> Option<Vec<Localized>> {
+    let runs = Localized::open(path.to_str()?, &Opening::default()).ok()?;
+    (!runs.is_empty()).then_some(runs)
+}
+
+fn size_of(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// The terminal's events, ended (so that the screen returns) when the
+/// recording has grown.
+struct Growing<'p> {
+    events: TerminalEvents,
+    path: &'p Path,
+    size: u64,
+    grew: bool,
+}
+
+impl Growing<'_> {
+    fn grown(&mut self) -> bool {
+        if !self.grew && !self.path.as_os_str().is_empty() {
+            self.grew = size_of(self.path) > self.size;
+        }
+        self.grew
+    }
+}
+
+impl EventSource for Growing<'_> {
+    fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
+        loop {
+            if self.grown() {
+                return Ok(None);
+            }
+            if self.events.poll(WATCH)? {
+                return self.events.next_event();
+            }
+        }
+    }
+
+    fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
+        let until = std::time::Instant::now() + timeout;
+        loop {
+            if self.grown() {
+                return Ok(true);
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if self.events.poll(left.min(WATCH))? {
+                return Ok(true);
+            }
+            if left <= WATCH {
+                return Ok(false);
+            }
+        }
+    }
+
+    fn copy(&mut self, text: &str) -> io::Result<()> {
+        self.events.copy(text)
+    }
+}
