@@ -6,13 +6,15 @@ use libfuzzer_sys::fuzz_target;
 use loopstep::narrate::Lang;
 use loopstep::transcript::{Format, import};
 
-const FORMATS: [Format; 6] = [
+const FORMATS: [Format; 7] = [
     Format::Conversation,
     Format::Exchanges,
     Format::ClaudeCode,
     Format::Codex,
     Format::Cassette,
     Format::Events,
+    // Last, so that the seeds' first bytes keep picking what they did.
+    Format::GeminiCli,
 ];
 
 fuzz_target!(|data: &[u8]| {

@@ -393,9 +393,7 @@ pub fn reassemble(events: &[Value]) -> Value {
                 }
             }
             if !block.input.is_empty() {
-                // Unparsable input stays raw text, as a recording's would.
-                let raw = block.input;
-                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
+                let input = super::stream::streamed_input(block.input, None);
                 set(&mut block.shell, "input", input);
             }
             block.shell

@@ -59,6 +59,7 @@ pub const STOPS: &[(&str, StopReason)] = &[
 /// writes beside them.
 pub const USAGE: read::UsageKeys = read::UsageKeys {
     object: "usage",
+    output_also: None,
     input: "inputTokens",
     output: "outputTokens",
     cached: &["cacheReadInputTokens"],
@@ -306,7 +307,11 @@ fn first_key(block: &Value) -> String {
 /// Whether a list of events is a ConverseStream: each a one-key object
 /// named by its event type.
 pub fn is_stream(events: &[Value]) -> bool {
-    events.iter().any(|e| e.get("messageStart").is_some())
+    events.iter().any(|e| {
+        e.get("messageStart").is_some()
+            || e.as_object()
+                .is_some_and(|e| e.keys().any(|k| k.ends_with("Exception")))
+    })
 }
 
 /// A ConverseStream put back together: `messageStart` gives the role;
@@ -332,6 +337,15 @@ pub fn reassemble(events: &[Value]) -> Value {
             .unwrap_or(0)
     };
     for event in events {
+        // An exception the service sent in the stream ends the call: it
+        // failed (internalServerException, modelStreamErrorException, …).
+        let exception = event
+            .as_object()
+            .and_then(|e| e.iter().find(|(k, _)| k.ends_with("Exception")));
+        if let Some((kind, body)) = exception {
+            let message = body.get("message").and_then(Value::as_str).unwrap_or(kind);
+            return json!({ "error": { "type": kind, "message": message } });
+        }
         if let Some(start) = event.get("contentBlockStart") {
             let tool = start.pointer("/start/toolUse").cloned();
             blocks.entry(index(start)).or_default().tool = tool;
@@ -362,9 +376,8 @@ pub fn reassemble(events: &[Value]) -> Value {
                 out.push(json!({ "text": block.text }));
             }
             if let Some(mut tool) = block.tool {
-                // Unparsable input stays raw text, as a recording's would.
-                let raw = block.input;
-                let input = serde_json::from_str(&raw).unwrap_or(Value::String(raw));
+                let opened_with = tool.get("input").cloned();
+                let input = super::stream::streamed_input(block.input, opened_with);
                 super::stream::set(&mut tool, "input", input);
                 out.push(json!({ "toolUse": tool }));
             }
@@ -456,6 +469,24 @@ mod tests {
         );
         assert_eq!(whole["stopReason"], "tool_use");
         assert_eq!(whole["usage"]["outputTokens"], 7);
+        // A tool that takes no arguments streams no input: it is `{}`.
+        let bare = [
+            json!({"messageStart": {"role": "assistant"}}),
+            json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "t", "name": "now"}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+            json!({"messageStop": {"stopReason": "tool_use"}}),
+        ];
+        let whole = reassemble(&bare);
+        assert_eq!(
+            whole["output"]["message"]["content"][0]["toolUse"]["input"],
+            json!({})
+        );
+        // An exception in the stream ends the call as failed.
+        let broken = [
+            json!({"messageStart": {"role": "assistant"}}),
+            json!({"modelStreamErrorException": {"message": "stream broke"}}),
+        ];
+        assert_eq!(reassemble(&broken)["error"]["message"], "stream broke");
     }
 
     #[test]

@@ -9,21 +9,29 @@
 
 use serde_json::Value;
 
-/// The events of a body, each `{eventType: payload}`; `None` when the
-/// bytes are not whole, checked frames of JSON payloads.
+/// A frame's prelude, its two CRCs: the least a frame can be.
+const OVERHEAD: usize = 16;
+
+/// The events of a body, each `{eventType: payload}` (an exception the
+/// service sent in the stream as `{exceptionType: payload}`); `None` when
+/// the bytes are not whole, checked frames of JSON payloads.
 pub fn events(mut bytes: &[u8]) -> Option<Vec<Value>> {
     let mut events = Vec::new();
     while !bytes.is_empty() {
         let total = usize::try_from(be_u32(bytes.get(0..4)?)).ok()?;
         let headers = usize::try_from(be_u32(bytes.get(4..8)?)).ok()?;
+        if total < OVERHEAD {
+            return None;
+        }
         let frame = bytes.get(..total)?;
-        let (body, crc) = frame.split_at(total.checked_sub(4)?);
-        let prelude_ok = crc32fast::hash(&frame[..8]) == be_u32(frame.get(8..12)?);
+        let (body, crc) = frame.split_at(total - 4);
+        let prelude_ok = crc32fast::hash(&frame[..8]) == be_u32(&frame[8..12]);
         if !prelude_ok || crc32fast::hash(body) != be_u32(crc) {
             return None;
         }
-        let header_bytes = body.get(12..12 + headers)?;
-        let payload = body.get(12 + headers..)?;
+        let payload_at = headers.checked_add(12)?;
+        let header_bytes = body.get(12..payload_at)?;
+        let payload = body.get(payload_at..)?;
         let kind = event_type(header_bytes)?;
         let payload: Value = serde_json::from_slice(payload).ok()?;
         events.push(serde_json::json!({ kind: payload }));
@@ -36,8 +44,8 @@ fn be_u32(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0, |n, b| (n << 8) | u32::from(*b))
 }
 
-/// The `:event-type` header's value; the other headers are stepped over
-/// by their type's size.
+/// The `:event-type` header's value, or an exception's `:exception-type`;
+/// the other headers are stepped over by their type's size.
 fn event_type(mut headers: &[u8]) -> Option<String> {
     let mut found = None;
     while !headers.is_empty() {
@@ -57,7 +65,7 @@ fn event_type(mut headers: &[u8]) -> Option<String> {
             _ => return None,
         };
         let value = rest.get(..size)?;
-        if kind == 7 && name == b":event-type" {
+        if kind == 7 && matches!(name, b":event-type" | b":exception-type") {
             found = Some(String::from_utf8(value[2..].to_vec()).ok()?);
         }
         headers = &rest[size..];
@@ -103,6 +111,36 @@ mod tests {
         let events = events(&body).unwrap();
         assert_eq!(events[0]["messageStart"]["role"], "assistant");
         assert_eq!(events[1]["messageStop"]["stopReason"], "end_turn");
+    }
+
+    #[test]
+    fn a_frame_too_short_or_claiming_too_much_is_no_stream() {
+        // A total below the prelude and CRCs, with its prelude CRC right.
+        let mut short = 4u32.to_be_bytes().to_vec();
+        short.extend(0u32.to_be_bytes());
+        short.extend(crc32fast::hash(&short).to_be_bytes());
+        short.extend([0; 4]);
+        assert_eq!(events(&short), None);
+        // Headers that claim more than the frame holds.
+        let mut frame = frame(&[(":event-type", "messageStart")], "{}");
+        frame[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
+        assert_eq!(events(&frame), None);
+    }
+
+    #[test]
+    fn an_exception_in_the_stream_is_named_by_its_type() {
+        let body = frame(
+            &[
+                (":exception-type", "modelStreamErrorException"),
+                (":message-type", "exception"),
+            ],
+            r#"{"message":"stream broke"}"#,
+        );
+        let events = events(&body).unwrap();
+        assert_eq!(
+            events[0]["modelStreamErrorException"]["message"],
+            "stream broke"
+        );
     }
 
     #[test]

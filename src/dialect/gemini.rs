@@ -57,12 +57,14 @@ pub const STOPS: &[(&str, StopReason)] = &[
     ("UNEXPECTED_TOOL_CALL", StopReason::MalformedCall),
 ];
 
-/// Where Gemini counts tokens: `usageMetadata`, whose prompt count
+/// Where Gemini counts tokens: `usageMetadata`; its thinking is output
+/// counted apart from the candidates', and its prompt count
 /// includes the cached content ("this is still the total effective prompt
 /// size meaning this includes the number of tokens in the cached
 /// content", GenerateContentResponse.UsageMetadata).
 pub const USAGE: read::UsageKeys = read::UsageKeys {
     object: "usageMetadata",
+    output_also: Some("thoughtsTokenCount"),
     input: "promptTokenCount",
     output: "candidatesTokenCount",
     cached: &["cachedContentTokenCount"],
@@ -70,7 +72,8 @@ pub const USAGE: read::UsageKeys = read::UsageKeys {
     written: None,
 };
 
-pub fn request(system: Option<&str>, tools: &[ToolDef], messages: Messages<'_>) -> Value {
+/// A request sending the messages of `all` from `from` on.
+pub fn request(system: Option<&str>, tools: &[ToolDef], all: Messages<'_>, from: usize) -> Value {
     let mut body = json!({});
     if let Some(system) = system {
         body["systemInstruction"] = json!({ "parts": [{ "text": system }] });
@@ -84,7 +87,7 @@ pub fn request(system: Option<&str>, tools: &[ToolDef], messages: Messages<'_>) 
     if !declarations.is_empty() {
         body["tools"] = json!([{ "functionDeclarations": declarations }]);
     }
-    body["contents"] = contents(messages, 0);
+    body["contents"] = contents(all, from);
     body
 }
 
@@ -199,7 +202,9 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
     let system = request.pointer("/systemInstruction/parts");
     read.system.extend(texts(system).filter(|t| !t.is_empty()));
     let mut calls = 0;
-    let mut asked: Vec<(String, String)> = Vec::new();
+    // The calls of the model's last turn not yet answered.
+    let mut asked: Vec<Asked> = Vec::new();
+    let mut last_role = None;
     let contents = request.get("contents").and_then(Value::as_array);
     for content in contents.into_iter().flatten() {
         let role = match content.get("role").and_then(Value::as_str) {
@@ -212,13 +217,25 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
                 continue;
             }
         };
+        // A model turn may come in several contents: its calls add up.
+        if role == Role::Assistant && last_role != Some(Role::Assistant) {
+            asked.clear();
+        }
+        last_role = Some(role);
         let parts = content.get("parts").and_then(Value::as_array);
         let mut blocks = Vec::new();
-        let mut unanswered = std::mem::take(&mut asked);
         for part in parts.into_iter().flatten() {
+            let sent_id = part
+                .pointer("/functionCall/id")
+                .or_else(|| part.pointer("/functionResponse/id"))
+                .and_then(Value::as_str);
             match read_part(reader, part, &mut calls) {
                 Some(Block::ToolUse { id, name, input }) => {
-                    asked.push((id.clone(), name.clone()));
+                    asked.push(Asked {
+                        sent_id: sent_id.map(str::to_owned),
+                        id: id.clone(),
+                        name: name.clone(),
+                    });
                     blocks.push(Block::ToolUse { id, name, input });
                 }
                 Some(Block::ToolResult {
@@ -226,10 +243,17 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
                     content,
                     is_error,
                 }) => {
-                    // Read with the function's name in place of the id.
-                    let at = unanswered.iter().position(|(_, n)| *n == name);
-                    let id = match at.or((!unanswered.is_empty()).then_some(0)) {
-                        Some(k) => unanswered.remove(k).0,
+                    // Read with the function's name in place of the id: the
+                    // call it answers is the one of the id both carry, else
+                    // the first of its name not yet answered.
+                    let by_id = sent_id.and_then(|sent| {
+                        asked
+                            .iter()
+                            .position(|a| a.sent_id.as_deref() == Some(sent))
+                    });
+                    let at = by_id.or_else(|| asked.iter().position(|a| a.name == name));
+                    let id = match at {
+                        Some(k) => asked.remove(k).id,
                         None => format!("unasked-{name}"),
                     };
                     blocks.push(Block::ToolResult {
@@ -253,6 +277,14 @@ pub fn read_request(reader: &mut Reader, request: &Value) -> Request {
     }
     reader.calls_sent = calls;
     read
+}
+
+/// A call of the model's last turn, by the id the client sent it under
+/// (if any), its place in the conversation, and its function.
+struct Asked {
+    sent_id: Option<String>,
+    id: String,
+    name: String,
 }
 
 /// The functions a request declared: `tools[].functionDeclarations`,
@@ -358,20 +390,13 @@ fn read_part(reader: &mut Reader, part: &Value, calls: &mut usize) -> Option<Blo
         });
     }
     if let Some(answer) = object.get("functionResponse").and_then(Value::as_object) {
-        let response = answer.get("response");
-        let error = response.and_then(|r| r.get("error"));
-        let output = error
-            .or_else(|| response.and_then(|r| r.get("output")))
-            .or(response);
-        let content = match output {
-            Some(Value::String(text)) => text.clone(),
-            Some(other) => other.to_string(),
-            None => String::new(),
-        };
+        let (content, error) = answer
+            .get("response")
+            .map_or((String::new(), false), response_text);
         return Some(Block::ToolResult {
             tool_use_id: read::string(answer, "name"),
             content: content.into(),
-            is_error: error.is_some(),
+            is_error: error,
         });
     }
     if let Some(text) = object.get("text").and_then(Value::as_str) {
@@ -396,6 +421,21 @@ fn read_part(reader: &mut Reader, part: &Value, calls: &mut usize) -> Option<Blo
         .map_or("empty", String::as_str);
     reader.skipped.add(Skip::Parts(kind.to_owned()));
     None
+}
+
+/// What a function response says, and whether it says it failed: "Use
+/// "output" key to specify function output and "error" key to specify
+/// error details (if any). If "output" and "error" keys are not specified,
+/// then whole "response" is treated as function output."
+/// (FunctionResponse.response, python-genai)
+pub fn response_text(response: &Value) -> (String, bool) {
+    let error = response.get("error");
+    let said = error.or_else(|| response.get("output")).unwrap_or(response);
+    let text = match said {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    (text, error.is_some())
 }
 
 /// A streamed reply (`streamGenerateContent?alt=sse`) put back together:
@@ -547,6 +587,34 @@ mod tests {
             })
             .collect();
         assert_eq!(ids, [("call-2", true), ("call-1", false)]);
+        // Ids both sides carry pair a call and its response, whatever
+        // their order; a model turn split over two contents is one turn.
+        let request = json!({"contents": [
+            {"role": "user", "parts": [{"text": "q"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}, "id": "x1"}}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}, "id": "x2"}}]},
+            {"role": "user", "parts": [
+                {"functionResponse": {"name": "f", "id": "x2", "response": {"output": "two"}}},
+                {"functionResponse": {"name": "f", "id": "x1", "response": {"output": "one"}}}
+            ]}
+        ]});
+        let read = read_request(&mut Reader::default(), &request);
+        let answers: Vec<(&str, String)> = read.messages[3]
+            .content
+            .iter()
+            .map(|b| match b {
+                Block::ToolResult {
+                    tool_use_id,
+                    content,
+                    ..
+                } => (tool_use_id.as_str(), content.to_string()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            answers,
+            [("call-2", "two".to_owned()), ("call-1", "one".to_owned())]
+        );
         // The reply to this request numbers its calls after the request's.
         let reply = json!({"candidates": [{"content": {"role": "model", "parts": [
             {"functionCall": {"name": "a", "args": {}}}

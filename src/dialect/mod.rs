@@ -191,7 +191,12 @@ impl Dialect {
         if self.words().calls_in_items && finished {
             return self.spell(StopReason::Completed);
         }
-        self.spell(reason)
+        // Chat Completions' `stop` covers "a provided stop sequence".
+        // (https://platform.openai.com/docs/api-reference/chat/object)
+        self.spell(reason).or(match reason {
+            StopReason::StopSequence => self.spell(StopReason::EndTurn),
+            _ => None,
+        })
     }
 
     /// Whether `raw` is a stop reason of this API.
@@ -256,16 +261,31 @@ impl Dialect {
     /// Bedrock name the model in the URL, not the body.
     pub fn request(
         self,
-        (model, max_tokens): (&str, Option<u32>),
+        limit: (&str, Option<u32>),
         system: Option<&str>,
         tools: &[ToolDef],
         messages: Messages<'_>,
     ) -> Value {
+        self.request_from(limit, system, tools, messages, 0)
+    }
+
+    /// The same, sending the messages of `all` from `from` on (a folded
+    /// view leaves the earlier out); those before are what they may refer
+    /// to, as for [`Dialect::messages_from`].
+    pub fn request_from(
+        self,
+        (model, max_tokens): (&str, Option<u32>),
+        system: Option<&str>,
+        tools: &[ToolDef],
+        all: Messages<'_>,
+        from: usize,
+    ) -> Value {
+        let messages = all.range(from..all.len());
         let mut body = match self {
             Dialect::AnthropicMessages => anthropic::request(model, system, tools, messages),
             Dialect::OpenaiChat => openai_chat::request(model, system, tools, messages),
             Dialect::OpenaiResponses => openai_responses::request(model, system, tools, messages),
-            Dialect::Gemini => gemini::request(system, tools, messages),
+            Dialect::Gemini => gemini::request(system, tools, all, from),
             Dialect::BedrockConverse => bedrock::request(system, tools, messages),
         };
         // Right after the model, where a reader of the body looks first;
@@ -435,6 +455,12 @@ impl Dialect {
             Dialect::Gemini => gemini::tool_call(id, name, input),
             Dialect::BedrockConverse => bedrock::tool_call(id, name, input),
         }
+    }
+
+    /// What a Gemini function response says, and whether it failed: for
+    /// the logs that keep Gemini's parts (Gemini CLI's sessions).
+    pub fn gemini_response_text(response: &Value) -> (String, bool) {
+        gemini::response_text(response)
     }
 
     /// The model a request's URL names, in the APIs that name it there.
@@ -624,6 +650,77 @@ mod tests {
             StopReason::Completed
         );
         assert_eq!(AnthropicMessages.spell(StopReason::ContentFilter), None);
+    }
+
+    #[test]
+    fn every_api_tells_another_s_stops_in_its_own_words_where_it_has_them() {
+        use Dialect::*;
+        use StopReason as R;
+        // (recorded in, raw, asks for tools) → told in each of ALL.
+        let asks_for_tools = [
+            Some("tool_use"),
+            Some("tool_calls"),
+            Some("completed"),
+            Some("STOP"),
+            Some("tool_use"),
+        ];
+        let table: [(Dialect, &str, bool, [Option<&str>; 5]); 6] = [
+            (AnthropicMessages, "tool_use", true, asks_for_tools),
+            (
+                AnthropicMessages,
+                "end_turn",
+                false,
+                [
+                    Some("end_turn"),
+                    Some("stop"),
+                    Some("completed"),
+                    Some("STOP"),
+                    Some("end_turn"),
+                ],
+            ),
+            (
+                AnthropicMessages,
+                "stop_sequence",
+                false,
+                [
+                    Some("stop_sequence"),
+                    Some("stop"),
+                    Some("completed"),
+                    Some("STOP"),
+                    Some("stop_sequence"),
+                ],
+            ),
+            (
+                AnthropicMessages,
+                "max_tokens",
+                false,
+                [
+                    Some("max_tokens"),
+                    Some("length"),
+                    Some("max_output_tokens"),
+                    Some("MAX_TOKENS"),
+                    Some("max_tokens"),
+                ],
+            ),
+            (
+                AnthropicMessages,
+                "pause_turn",
+                false,
+                [Some("pause_turn"), None, None, None, None],
+            ),
+            (Gemini, "STOP", true, asks_for_tools),
+        ];
+        for (recorded, raw, asks, told) in table {
+            for (to, expected) in Dialect::ALL.into_iter().zip(told) {
+                assert_eq!(
+                    to.told_stop(recorded, raw, asks),
+                    expected,
+                    "{raw} {recorded:?} → {to:?}"
+                );
+            }
+        }
+        // What is told means what was recorded.
+        assert_eq!(OpenaiChat.stop_reason("length"), R::MaxTokens);
     }
 
     #[test]

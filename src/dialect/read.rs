@@ -373,6 +373,9 @@ pub struct UsageKeys {
     pub object: &'static str,
     pub input: &'static str,
     pub output: &'static str,
+    /// Output counted apart that is output all the same (Gemini's
+    /// thinking, `thoughtsTokenCount`, is not in its `candidatesTokenCount`).
+    pub output_also: Option<&'static str>,
     /// The cached part, as a path: inside the input (OpenAI) or beside it
     /// (Anthropic, which also counts what it wrote to the cache).
     pub cached: &'static [&'static str],
@@ -384,6 +387,7 @@ pub struct UsageKeys {
 /// https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
     object: "usage",
+    output_also: None,
     input: "input_tokens",
     output: "output_tokens",
     cached: &["cache_read_input_tokens"],
@@ -398,6 +402,7 @@ pub const ANTHROPIC_USAGE: UsageKeys = UsageKeys {
 /// own `prompt_cache_hit_tokens`.
 pub const CHAT_USAGE: UsageKeys = UsageKeys {
     object: "usage",
+    output_also: None,
     input: "prompt_tokens",
     output: "completion_tokens",
     cached: &["prompt_tokens_details", "cached_tokens"],
@@ -409,6 +414,7 @@ pub const CHAT_USAGE: UsageKeys = UsageKeys {
 /// `input_tokens` (same guide).
 pub const RESPONSES_USAGE: UsageKeys = UsageKeys {
     object: "usage",
+    output_also: None,
     input: "input_tokens",
     output: "output_tokens",
     cached: &["input_tokens_details", "cached_tokens"],
@@ -465,7 +471,8 @@ pub fn usage_of(u: &Value, keys: &UsageKeys) -> Usage {
         } else {
             input
         },
-        output_tokens: count(u.get(keys.output)),
+        output_tokens: count(u.get(keys.output))
+            .saturating_add(keys.output_also.map_or(0, |key| count(u.get(key)))),
         cache_read_tokens: cached,
         cache_write_tokens: keys.written.map_or(0, |key| count(u.get(key))),
     }

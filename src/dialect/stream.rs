@@ -70,6 +70,17 @@ fn events(body: &str) -> Vec<Value> {
     events
 }
 
+/// A tool's input streamed as pieces of JSON text, put together: the
+/// object they spell (the raw text when it does not parse, as a
+/// recording's would be); with no piece at all, the input the block
+/// opened with, else an empty object (a tool that takes no arguments).
+pub(super) fn streamed_input(pieces: String, opened_with: Option<Value>) -> Value {
+    if pieces.is_empty() {
+        return opened_with.unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+    }
+    serde_json::from_str(&pieces).unwrap_or(Value::String(pieces))
+}
+
 /// Sets `field` of `object` to `value`; nothing when `object` is no object.
 pub(super) fn set(object: &mut Value, field: &str, value: Value) {
     if let Some(fields) = object.as_object_mut() {

@@ -92,9 +92,11 @@ async fn serve(
     shown: String,
 ) -> anyhow::Result<Recorded> {
     let aside = match &options.aside {
-        Some(path) => Some(std::fs::File::create(path).context(Trouble::CreateRecording {
-            shown: path.display().to_string(),
-        })?),
+        Some(path) => Some(
+            std::fs::File::create(path).context(Trouble::CreateRecording {
+                shown: path.display().to_string(),
+            })?,
+        ),
         None => None,
     };
     let agent_output = aside.as_ref().map(std::fs::File::try_clone).transpose();
@@ -135,13 +137,14 @@ async fn serve(
             // The screen has the terminal: the agent's output goes aside.
             if let Some(file) = agent_output {
                 let copy = file.try_clone().context(Trouble::StartProxy)?;
-                command.stdin(std::process::Stdio::null()).stdout(file).stderr(copy);
+                command
+                    .stdin(std::process::Stdio::null())
+                    .stdout(file)
+                    .stderr(copy);
             }
-            let mut child = command
-                .spawn()
-                .context(Trouble::StartCommand {
-                    command: shown_command,
-                })?;
+            let mut child = command.spawn().context(Trouble::StartCommand {
+                command: shown_command,
+            })?;
             // Ctrl-C reaches the agent, in the same process group: it is
             // the agent's to end on; the recording waits for it.
             let _ignored = tokio::spawn(tokio::signal::ctrl_c());

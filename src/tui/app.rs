@@ -513,12 +513,21 @@ impl<'a> App<'a> {
         if index >= self.runs.len() {
             return;
         }
+        // A run told in another API (A, --dialect) stays told in it.
+        let told = self.config().dialect;
+        let retold = told != self.transcript().dialect();
         self.current = index;
-        // A run brings its own budget and harness; the check and mistake stay.
+        // A run brings its own budget and harness; the check and mistake
+        // stay, and so does the API it is told in, where it can be.
+        let own = self.transcript().default_config();
         let config = Config {
             check: self.config().check,
             mistake: self.config().mistake,
-            ..self.transcript().default_config()
+            dialect: match self.transcript().untold_in(told) {
+                None if retold => told,
+                _ => own.dialect,
+            },
+            ..own
         };
         self.open_run_with(index, config);
     }

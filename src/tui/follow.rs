@@ -51,7 +51,13 @@ pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
     let words = (say, look, waiting.as_str());
     let progress = Progress::default();
     let mut terminal_events = TerminalEvents;
-    let typed = wait_for_load(&mut taken.terminal, &progress, words, arrived, &mut terminal_events)?;
+    let typed = wait_for_load(
+        &mut taken.terminal,
+        &progress,
+        words,
+        arrived,
+        &mut terminal_events,
+    )?;
     let (Some(keys), Some(first)) = (typed, first.into_inner()) else {
         return Ok(());
     };

@@ -34,10 +34,10 @@ use ratatui::{DefaultTerminal, Terminal};
 use crate::narrate::Trouble;
 
 pub use app::{App, Mode};
+pub use follow::follow;
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
 pub use settings::Settings;
-pub use follow::follow;
 pub use start::play;
 pub use update::update;
 

@@ -585,3 +585,35 @@ fn a_run_an_api_has_no_word_for_is_refused_in_it_and_the_mistakes_answer_in_its_
         "{compared}"
     );
 }
+
+#[test]
+fn a_is_the_next_api_on_the_same_step_and_a_run_told_in_one_stays_told_in_it() {
+    use common::screen::{builtins, drive, rows};
+    let index = loopstep::transcript::BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "todays-date")
+        .unwrap();
+    let mut app = App::new(builtins(), index, Settings::default());
+    // A Chat run leads with its system prompt; told in Responses (A), it
+    // does not; back on Chat it does again: the step stays the same.
+    let shown = |app: &mut App, keys: &[&str]| {
+        let screen = drive(app, 100, 30, keys);
+        rows(screen.backend().buffer()).join("\n")
+    };
+    let chat = shown(&mut app, &["Right", "Right", "Right"]);
+    assert!(chat.contains("step 4/"), "{chat}");
+    let told = shown(&mut app, &["A"]);
+    assert!(told.contains("step 4/"), "{told}");
+    assert!(told.contains("OpenAI Responses"), "{told}");
+    assert_eq!(app.config().dialect, Dialect::OpenaiResponses);
+    // Tab: the next run is told in the same API where it can be.
+    shown(&mut app, &["Tab"]);
+    assert_eq!(app.config().dialect, Dialect::OpenaiResponses);
+    // Round the five, back to its own, each on the way once.
+    let mut seen = vec![app.config().dialect];
+    while app.config().dialect != app.transcript().dialect() {
+        shown(&mut app, &["A"]);
+        assert!(!seen.contains(&app.config().dialect), "{seen:?}");
+        seen.push(app.config().dialect);
+    }
+}

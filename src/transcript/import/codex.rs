@@ -195,6 +195,7 @@ fn in_order<T>(all: Vec<T>, replies: usize) -> std::vec::IntoIter<T> {
 /// (openai/codex, codex-rs/protocol/src/protocol.rs, `TokenUsage`).
 const CODEX_USAGE: UsageKeys = UsageKeys {
     object: "usage",
+    output_also: None,
     input: "input_tokens",
     output: "output_tokens",
     cached: &["cached_input_tokens"],

@@ -31,8 +31,8 @@ pub fn read(
     // A failed call's body is the API's error, in no API's shape.
     let api = exchanges
         .iter()
-        .find(|e| failure(e).is_none())
-        .and_then(response_of)
+        .filter_map(|e| response_of(e).filter(|r| failure(e, r).is_none()))
+        .next()
         .map_or(Dialect::AnthropicMessages, |r| Dialect::of_response(&r));
     // Calls by item id, to pair those a client sent back under other ids.
     let mut by_item = HashMap::new();
@@ -100,7 +100,7 @@ pub fn read(
         } else {
             add_additions(recording, new);
         }
-        if let Some(error) = failure(exchange) {
+        if let Some(error) = failure(exchange, response) {
             // The API failed the call: no reply, and the run ends on it.
             recording.push(Entry::new(Message::user_text(error), Origin::ApiFailure));
             continue;
@@ -132,17 +132,25 @@ pub fn read(
     api
 }
 
-/// What the API said when it failed the call (an HTTP status of 400 or
-/// more, as `loopstep record` writes it): its status and error message.
-fn failure(exchange: &Value) -> Option<String> {
-    let status = exchange.get("status")?.as_u64().filter(|s| *s >= 400)?;
-    let response = exchange.get("response");
+/// What the API said when it failed the call: an HTTP status of 400 or
+/// more (as `loopstep record` writes it), or an error in place of the
+/// reply (an exception a ConverseStream sent); its status and message.
+fn failure(exchange: &Value, response: &Value) -> Option<String> {
+    let status = exchange
+        .get("status")
+        .and_then(Value::as_u64)
+        .filter(|s| *s >= 400);
+    let error = response.get("error").filter(|e| e.is_object());
+    if status.is_none() && error.is_none() {
+        return None;
+    }
     let message = ["/error/message", "/message", "/error"]
         .iter()
-        .find_map(|path| response?.pointer(path)?.as_str());
-    Some(match message {
-        Some(message) => format!("HTTP {status}: {message}"),
-        None => format!("HTTP {status}"),
+        .find_map(|path| response.pointer(path)?.as_str());
+    Some(match (status, message) {
+        (Some(status), Some(message)) => format!("HTTP {status}: {message}"),
+        (Some(status), None) => format!("HTTP {status}"),
+        (None, message) => message.unwrap_or("error").to_owned(),
     })
 }
 

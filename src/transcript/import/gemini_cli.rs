@@ -52,6 +52,13 @@ pub fn read(lines: &[Value], recording: &mut Recording, reader: &mut Reader) {
         match kind {
             "user" => {
                 let text = texts(record.get("content")).join("\n");
+                // Since May 2026 the CLI also writes the results it sends as
+                // a user record of `functionResponse` parts (geminiChat.ts,
+                // `recordSyntheticMessage('user', …)`): they are read from the
+                // calls' own `result`, so a record of nothing else adds none.
+                if text.trim().is_empty() && answers_calls(record.get("content")) {
+                    continue;
+                }
                 // Text the CLI sends with the results of the calls before
                 // (its "Please continue." beside a tool's response) is the
                 // client's, not a new prompt.
@@ -144,6 +151,13 @@ fn texts(content: Option<&Value>) -> Vec<&str> {
     }
 }
 
+/// Whether content holds `functionResponse` parts.
+fn answers_calls(content: Option<&Value>) -> bool {
+    content
+        .and_then(Value::as_array)
+        .is_some_and(|parts| parts.iter().any(|p| p.get("functionResponse").is_some()))
+}
+
 /// A `gemini` record as the reply it was, and the results of its calls.
 fn response(record: &Value) -> (Message, Vec<Block>) {
     let mut content = Vec::new();
@@ -184,13 +198,7 @@ fn response(record: &Value) -> (Message, Vec<Block>) {
             .iter()
             .filter_map(|p| p.pointer("/functionResponse/response"));
         let text: Vec<String> = answers
-            .map(|response| {
-                let output = response.get("error").or_else(|| response.get("output"));
-                match output.unwrap_or(response) {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                }
-            })
+            .map(|r| Dialect::gemini_response_text(r).0)
             .collect();
         results.push(Block::ToolResult {
             tool_use_id: id,
@@ -213,7 +221,8 @@ fn usage(tokens: Option<&Value>) -> Option<Usage> {
     let cached = count("cached");
     Some(Usage {
         input_tokens: count("input").saturating_sub(cached),
-        output_tokens: count("output"),
+        // Thinking is output, counted apart (`thoughts`).
+        output_tokens: count("output").saturating_add(count("thoughts")),
         cache_read_tokens: cached,
         cache_write_tokens: 0,
     })
@@ -229,6 +238,35 @@ mod tests {
             .into_iter()
             .filter_map(message_id)
             .collect()
+    }
+
+    #[test]
+    fn the_results_the_cli_records_as_a_user_message_add_no_message() {
+        // The shape geminiChat.ts writes since May 2026: the tool's
+        // response recorded again as a user record of its parts.
+        let lines = [
+            json!({"sessionId": "s", "projectHash": "h"}),
+            json!({"id": "u1", "type": "user", "content": [{"text": "What day is it?"}]}),
+            json!({"id": "g1", "type": "gemini", "content": "", "toolCalls": [{
+                "id": "c1", "name": "get_today", "args": {}, "status": "success",
+                "result": [{"functionResponse": {"id": "c1", "name": "get_today",
+                                                 "response": {"output": "2026-12-02"}}}]}]}),
+            json!({"id": "u2", "type": "user", "content": [{"functionResponse": {
+                "id": "c1", "name": "get_today", "response": {"output": "2026-12-02"}}}]}),
+            json!({"id": "g2", "type": "gemini", "content": "It is 2026-12-02."}),
+        ];
+        let mut recording = Recording::default();
+        read(&lines, &mut recording, &mut Reader::default());
+        let origins: Vec<Origin> = recording.entries.iter().map(|e| e.origin).collect();
+        assert_eq!(
+            origins,
+            [
+                Origin::Conversation,
+                Origin::Conversation,
+                Origin::Conversation,
+                Origin::Conversation
+            ]
+        );
     }
 
     #[test]

@@ -25,13 +25,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let stop_field = say.w.stop_field;
     let json =
         |label: String, value: Value| json_lines(say, label, value, app.expanded, stop_field);
+    let so_far = trace.messages.range(0..step.messages);
     match &step.event {
         Event::Start => {
             let opening = trace.messages.range(0..step.messages);
             // The system prompt, where it leads, is never folded away.
             let lead = lead_of(opening);
             let earlier = folded_away(app, opening.len() - lead);
-            let mut messages = dialect.messages(opening.from(lead + earlier));
+            let mut messages = dialect.messages_from(opening, lead + earlier);
             if let Value::Array(items) = &mut messages {
                 if earlier > 0 {
                     items.insert(0, json!(say.wire_earlier(earlier)));
@@ -48,11 +49,12 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             // first, as the dialect sends it.
             let lead = lead_of(sent);
             let earlier = folded_away(app, sent.len() - lead);
-            let mut body = dialect.request(
+            let mut body = dialect.request_from(
                 (&transcript.model, transcript.max_tokens),
                 transcript.system.as_deref(),
                 &transcript.tools,
-                sent.from(lead + earlier),
+                sent,
+                lead + earlier,
             );
             if !app.expanded {
                 fold_request(say, &mut body, earlier, transcript.tools.len());
@@ -70,6 +72,15 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             input,
             output,
         } => {
+            // The call, for the result to name its function (Gemini).
+            let call = Message {
+                role: Role::Assistant,
+                content: vec![Block::ToolUse {
+                    id: id.clone(),
+                    name: name.clone(),
+                    input: input.clone(),
+                }],
+            };
             let result = Message {
                 role: Role::User,
                 content: vec![Block::ToolResult {
@@ -84,25 +95,22 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             );
             lines.extend(json(
                 say.wire_tool_result().to_owned(),
-                dialect.messages(Messages::of(&[result])),
+                dialect.messages_from(Messages::of(&[call, result]), 1),
             ));
             lines
         }
+        // The newest messages, those before them read for what they name.
         Event::Append { appended, .. } => json(
             say.wire_appended().to_owned(),
-            dialect.messages(
-                trace
-                    .messages
-                    .range(step.messages - appended..step.messages),
-            ),
+            dialect.messages_from(so_far, step.messages - appended),
         ),
         Event::GoalCheck { passed: false, .. } => json(
             say.wire_appended().to_owned(),
-            dialect.messages(trace.messages.range(step.messages - 1..step.messages)),
+            dialect.messages_from(so_far, step.messages - 1),
         ),
         Event::Inserted { added } => json(
             say.wire_inserted().to_owned(),
-            dialect.messages(trace.messages.range(step.messages - added..step.messages)),
+            dialect.messages_from(so_far, step.messages - added),
         ),
         Event::GoalCheck { passed: true, .. }
         | Event::BudgetExhausted { .. }
