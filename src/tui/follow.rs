@@ -26,8 +26,9 @@ const WATCH: Duration = Duration::from_millis(200);
 /// stops following after this many (a class's recording is a few calls).
 const VERSIONS: usize = 4096;
 
-/// Shows the recording at `path` as it grows, until the user quits.
-pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
+/// Shows the recording at `path` as it grows, until the user quits;
+/// `recording` says whether it still may grow.
+pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> anyhow::Result<()> {
     let shown = path.display().to_string();
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(Trouble::NeedsTerminal { what: shown });
@@ -63,7 +64,9 @@ pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
     };
     let versions: Vec<OnceCell<Vec<Localized>>> = (0..VERSIONS).map(|_| OnceCell::new()).collect();
     let runs = versions[0].get_or_init(|| first);
+    // Following from the start: at the end of what is recorded so far.
     let mut app = App::new(runs, 0, settings).more_loading();
+    app.go_to_step(usize::MAX);
     let mut events = Typed {
         keys,
         then: Growing {
@@ -71,6 +74,8 @@ pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
             path,
             size: size_of(path),
             grew: false,
+            recording,
+            was_recording: true,
         },
     };
     for version in &versions[1..] {
@@ -82,8 +87,9 @@ pub fn follow(path: &Path, settings: Settings) -> anyhow::Result<()> {
         events.then.size = size_of(path);
         if let Some(runs) = read(path) {
             app.take_all_runs(version.get_or_init(|| runs));
-            app.loading = true;
         }
+        // The title says so while more may come.
+        app.loading = recording();
     }
     // Followed as far as it will: the screen stays on the last version.
     app.loading = false;
@@ -108,12 +114,18 @@ struct Growing<'p> {
     path: &'p Path,
     size: u64,
     grew: bool,
+    recording: &'p dyn Fn() -> bool,
+    was_recording: bool,
 }
 
 impl Growing<'_> {
+    /// Whether the recording grew, or stopped growing for good (which the
+    /// title then says), since the screen last took it.
     fn grown(&mut self) -> bool {
         if !self.grew && !self.path.as_os_str().is_empty() {
-            self.grew = size_of(self.path) > self.size;
+            let stopped = self.was_recording && !(self.recording)();
+            self.was_recording &= !stopped;
+            self.grew = stopped || size_of(self.path) > self.size;
         }
         self.grew
     }

@@ -86,7 +86,7 @@ impl Record {
                     lang: globals.lang,
                     ..tui::Settings::default()
                 };
-                let screen = tui::follow(&out, settings);
+                let screen = tui::follow(&out, settings, &|| !recording.is_finished());
                 if !recording.is_finished() {
                     eprintln!("{}", say.record_after_screen(&aside.display().to_string()));
                 }
