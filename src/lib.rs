@@ -18,6 +18,8 @@
 //! - [`narrate`]: every sentence shown, in English and Chinese.
 //! - [`report`]: headless text and JSON output for `loopstep run`.
 //! - [`compare`]: where two replays part, for `loopstep compare`.
+//! - [`sweep`]: a corpus of runs replayed once each, every budget read off
+//!   them, for `loopstep sweep` and `loopstep table`.
 //! - `record`: the recording proxy of `loopstep record` (the `record`
 //!   feature, on by default).
 //! - [`tui`]: the teaching screen, the compare screen and the handouts.
@@ -34,6 +36,7 @@ pub mod prices;
 pub mod record;
 pub mod redact;
 pub mod report;
+pub mod sweep;
 pub mod text;
 pub mod transcript;
 pub mod tui;

@@ -141,6 +141,17 @@ pub enum Command {
     /// into loopstep's own transcript format, to edit or share (with
     /// --redact before sharing).
     Import(commands::Import),
+    /// How many turns an agent needs: every run in the files and folders
+    /// given, replayed once, and for each max_turns how many answer, run
+    /// out of budget (None), halt or end otherwise.
+    #[command(after_help = "Examples:\n  \
+            loopstep sweep runs/                       every run in a folder, the curve in the terminal\n  \
+            loopstep sweep runs/ --max-turns 1..50     the budgets 1 to 50\n  \
+            loopstep sweep runs/ --format json         for tools: every budget and every run's ending")]
+    Sweep(commands::Sweep),
+    /// One row per step of every run, as CSV or JSON Lines (by OUT's
+    /// extension), for DuckDB, Spark or a spreadsheet.
+    Table(commands::Table),
     /// Run your own agent through a recording proxy and replay what it did:
     /// `loopstep record -- python agent.py`.
     #[cfg(feature = "record")]

@@ -24,6 +24,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
         Command::Export(export) => export.execute(&globals)?,
         Command::Validate(validate) => validate.execute(&globals)?,
         Command::Import(import) => import.execute(&globals)?,
+        Command::Sweep(sweep) => sweep.execute(&globals)?,
+        Command::Table(table) => table.execute(&globals)?,
         #[cfg(feature = "record")]
         Command::Record(record) => return record.execute(&globals),
         Command::Completions { shell } => {

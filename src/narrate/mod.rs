@@ -25,6 +25,7 @@ pub mod replay;
 mod report;
 mod screen;
 mod steps;
+mod sweep;
 mod told;
 
 pub use told::Told;

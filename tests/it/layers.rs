@@ -15,7 +15,7 @@ fn layer(module: &str) -> Option<u8> {
         "transcript" => 4,
         "redact" | "prices" => 5,
         "narrate" => 6,
-        "report" | "compare" | "tui" | "record" => 7,
+        "report" | "compare" | "tui" | "record" | "sweep" => 7,
         "cli" => 8,
         _ => return None,
     })

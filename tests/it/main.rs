@@ -34,6 +34,7 @@ mod schema;
 mod screen;
 mod streams;
 mod subagents;
+mod sweep;
 mod terminal;
 mod themes;
 mod timing;

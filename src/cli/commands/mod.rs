@@ -8,6 +8,7 @@ mod play;
 #[cfg(feature = "record")]
 mod record;
 mod run;
+mod sweep;
 mod validate;
 
 pub use compare::Compare;
@@ -17,4 +18,5 @@ pub use play::Play;
 #[cfg(feature = "record")]
 pub use record::Record;
 pub use run::Run;
+pub use sweep::{Sweep, Table};
 pub use validate::Validate;

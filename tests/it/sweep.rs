@@ -1,0 +1,265 @@
+//! `loopstep sweep` and `loopstep table` over corpora: the built-in runs
+//! (their endings read by hand from docs/lessons.md and the transcripts),
+//! the real recordings, a folder of broken files, a generated corpus.
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+
+use crate::common;
+use loopstep::engine::{Config, Outcome};
+use loopstep::sweep::{Ending, RunEnd};
+use loopstep::transcript::{BUILTIN_NAMES, builtin};
+
+fn swept(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["sweep"];
+    all.extend(args);
+    all.extend(["--format", "json"]);
+    serde_json::from_str(&common::printed(&all)).unwrap()
+}
+
+fn transcripts() -> String {
+    format!("{}/transcripts", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_built_in_runs_answer_fail_and_run_out_where_the_lessons_say() {
+    let json = swept(&[&transcripts()]);
+    let needs = |run: &str| {
+        let found = json["per_run"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["run"] == run)
+            .unwrap();
+        (
+            found["needs"].as_u64(),
+            found["ending"].as_str().unwrap().to_owned(),
+        )
+    };
+    // aurora-run: two searches, then "1974" on the third call.
+    assert_eq!(needs("aurora-run"), (Some(3), "answered".into()));
+    // paris: answered on the first call, no tool.
+    assert_eq!(needs("paris"), (Some(1), "answered".into()));
+    // always-search: the model never stops asking.
+    assert_eq!(needs("always-search"), (None, "never".into()));
+    // max-tokens: cut off in a tool request on the first call, halted.
+    assert_eq!(needs("max-tokens"), (Some(1), "halted".into()));
+    let budgets = json["budgets"].as_array().unwrap();
+    let at = |n: usize, key: &str| budgets[n - 1][key].as_u64().unwrap();
+    // Under 1: paris answers; max-tokens, pending-tool-call, refusal and
+    // tool-failure-raises halt on their first reply; the other 11 of the
+    // 16 built-ins return None.
+    assert_eq!(
+        (at(1, "answered"), at(1, "halted"), at(1, "none")),
+        (1, 4, 11)
+    );
+    // Under 2: the four that answer on their second call join (todays-date,
+    // parallel-tools, pause-turn, answered-not-verified).
+    assert_eq!(at(2, "answered"), 5);
+    // aurora-run returns None under 2 and answers under 3, with its copy
+    // recorded at 2 and not-done-yet: 8.
+    assert_eq!(at(3, "answered"), 8);
+    assert_eq!(json["answered_by"]["p50"], 3);
+    // In words, in both languages.
+    let text = common::printed(&["sweep", &transcripts()]);
+    assert!(
+        text.starts_with("sweep: 16 run(s) in 17 file(s); 1 left out"),
+        "{text}"
+    );
+    let zh = common::printed(&["--lang", "zh", "sweep", &transcripts()]);
+    assert!(zh.contains("在最终会回答的运行中"), "{zh}");
+}
+
+#[test]
+fn a_budget_read_off_the_sweep_is_the_replay_under_that_budget() {
+    for name in BUILTIN_NAMES {
+        let run = builtin(name).unwrap().unwrap();
+        let end = RunEnd::of("f", &run, run.default_config(), run.max_turns);
+        let top = end.needs.unwrap_or(run.max_turns.get()) + 2;
+        for n in 1..=top {
+            let max_turns = NonZeroU32::new(n).unwrap();
+            let trace = run.replay(Config {
+                max_turns,
+                ..run.default_config()
+            });
+            let direct = match trace.outcome().unwrap() {
+                Outcome::Answered(_) => Ending::Answered,
+                Outcome::BudgetExhausted => Ending::Never,
+                Outcome::Stopped(_) | Outcome::Rejected(_) => Ending::Halted,
+                Outcome::RecordingEnded | Outcome::Ended(_) => Ending::RecordingEnded,
+            };
+            let swept = match end.under(n) {
+                Ending::Ended => Ending::RecordingEnded,
+                other => other,
+            };
+            assert_eq!(swept, direct, "{name} under {n}");
+        }
+    }
+}
+
+#[test]
+fn the_real_recordings_sweep_with_the_files_that_are_no_run_listed() {
+    let real = common::fixture("real");
+    let json = swept(&[&real]);
+    // SOURCES.md is no run; every recording is read.
+    let unreadable: Vec<&str> = json["unreadable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(unreadable[0].ends_with("SOURCES.md"));
+    // The Gemini CLI session: two runs, the first answering after 5
+    // calls, the second interrupted after 1 (tests/it/gemini_and_bedrock.rs).
+    let runs: Vec<&serde_json::Value> = json["per_run"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .ends_with("gemini-cli-session.jsonl")
+        })
+        .collect();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(
+        (runs[0]["needs"].as_u64(), runs[0]["ending"].as_str()),
+        (Some(5), Some("answered"))
+    );
+    assert_eq!(runs[1]["ending"], "ended");
+}
+
+#[test]
+fn broken_empty_and_foreign_files_are_listed_and_the_rest_swept() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sweep-broken");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    std::fs::write(dir.join("broken.json"), "{\"version\": 1,").unwrap();
+    std::fs::write(dir.join("empty.json"), "").unwrap();
+    std::fs::write(dir.join("foreign.txt"), "a shopping list\n").unwrap();
+    std::fs::copy(
+        Path::new(&transcripts()).join("paris.json"),
+        dir.join("inner/paris.json"),
+    )
+    .unwrap();
+    let json = swept(&[dir.to_str().unwrap()]);
+    assert_eq!(json["runs"], 1);
+    assert_eq!(json["files"], 4);
+    let reasons: Vec<&str> = json["unreadable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r.contains("cut short")),
+        "{reasons:?}"
+    );
+    assert_eq!(json["budgets"][0]["answered"], 1);
+}
+
+#[test]
+fn the_csv_has_a_row_per_budget() {
+    let csv = common::printed(&[
+        "sweep",
+        &transcripts(),
+        "--max-turns",
+        "1..3",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        csv,
+        "max_turns,answered,none,halted,ended,own\n1,1,11,4,0,0\n2,5,7,4,0,1\n3,8,4,4,0,0\n"
+    );
+}
+
+/// `count` small runs in a fresh folder: paris with its own id each.
+pub fn generated_corpus(name: &str, count: usize) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let paris = std::fs::read_to_string(Path::new(&transcripts()).join("paris.json")).unwrap();
+    for k in 0..count {
+        let run = paris.replacen("\"id\": \"paris\"", &format!("\"id\": \"paris-{k}\""), 1);
+        std::fs::write(dir.join(format!("run-{k:05}.json")), run).unwrap();
+    }
+    dir
+}
+
+/// The most memory `loopstep ARGS` held, in kilobytes: Python's
+/// `getrusage` of its one child.
+fn peak_kb(args: &[&str]) -> u64 {
+    let loopstep = assert_cmd::cargo::cargo_bin("loopstep");
+    let script = "import resource, subprocess, sys\n\
+                  subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n\
+                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(loopstep)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+#[ignore = "sweeps 5,000 generated files; run by .ci/run with the other ignored tests"]
+fn memory_stays_flat_as_the_corpus_grows() {
+    let small = generated_corpus("sweep-1000", 1000);
+    let large = generated_corpus("sweep-4000", 4000);
+    let peak = |dir: &Path| peak_kb(&["sweep", dir.to_str().unwrap(), "--format", "json"]);
+    let (small, large) = (peak(&small), peak(&large));
+    assert!(
+        large * 2 <= small * 3,
+        "peak {large} kB for 4,000 files against {small} kB for 1,000"
+    );
+}
+
+#[test]
+#[ignore = "needs the duckdb Python package, which .ci/run installs"]
+fn duckdb_computes_the_same_curve_from_the_table() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("steps.csv");
+    let _ = std::fs::remove_file(&out);
+    common::printed(&["table", &transcripts(), "-o", out.to_str().unwrap()]);
+    let json = swept(&[&transcripts()]);
+    // The README's query: a run answers under N when its outcome is
+    // answered and its last turn is below N.
+    let query = "WITH runs AS (SELECT file, run, any_value(outcome) AS outcome, max(turn) + 1 AS needs \
+                 FROM read_csv_auto(?) GROUP BY file, run), \
+                 budgets AS (SELECT range AS max_turns FROM range(1, 11)) \
+                 SELECT max_turns, count(*) FILTER (WHERE outcome = 'answered' AND needs <= max_turns) \
+                 FROM budgets, runs GROUP BY max_turns ORDER BY max_turns";
+    let script = format!(
+        "import duckdb, json, sys\n\
+         rows = duckdb.connect().execute({query:?}, [sys.argv[1]]).fetchall()\n\
+         print(json.dumps([r[1] for r in rows]))"
+    );
+    let result = std::process::Command::new("python3")
+        .args(["-c", &script, out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let from_duckdb: Vec<u64> = serde_json::from_slice(&result.stdout).unwrap();
+    let from_sweep: Vec<u64> = json["budgets"].as_array().unwrap()[..10]
+        .iter()
+        .map(|b| b["answered"].as_u64().unwrap())
+        .collect();
+    assert_eq!(from_duckdb, from_sweep);
+}
