@@ -40,5 +40,9 @@ fn curve_of_runs(bencher: divan::Bencher, runs: usize) {
     let run = &open(&path, None).unwrap().runs[0];
     let one = RunEnd::of(&path, run, run.default_config(), NonZeroU32::MIN);
     let all = vec![one; runs];
-    bencher.bench(|| Curve::of(black_box(&all), Range { from: 1, to: 10 }).points.len());
+    bencher.bench(|| {
+        Curve::of(black_box(&all), Range { from: 1, to: 10 })
+            .points
+            .len()
+    });
 }

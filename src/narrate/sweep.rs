@@ -90,4 +90,65 @@ impl Say {
             Lang::Zh => format!("loopstep table：跳过了 {file}：无法作为运行读取"),
         }
     }
+
+    /// The curve screen's title.
+    pub fn sweep_view_title(self, runs: usize) -> String {
+        match self.lang {
+            Lang::En => {
+                format!(" sweep · {runs} run(s) · a row per max_turns, its bar the runs answered")
+            }
+            Lang::Zh => format!(" 扫描 · {runs} 次运行 · 每行一个 max_turns，条形为回答了的运行"),
+        }
+    }
+
+    pub fn sweep_view_keys(self) -> String {
+        self.pick(
+            " ↑/↓ k/j budget · Enter the runs it cuts · q quit",
+            " ↑/↓ k/j 预算 · Enter 看它截断的运行 · q 退出",
+        )
+        .to_owned()
+    }
+
+    /// The runs a budget cuts: those that return `None` under it.
+    pub fn sweep_view_cuts(self, runs: usize, max_turns: u32) -> String {
+        match self.lang {
+            Lang::En => {
+                format!(" max_turns {max_turns} cuts {runs} run(s): each returns None under it")
+            }
+            Lang::Zh => format!(" max_turns 为 {max_turns} 时截断 {runs} 次运行：它们都返回 None"),
+        }
+    }
+
+    pub fn sweep_view_run_keys(self, max_turns: u32) -> String {
+        match self.lang {
+            Lang::En => {
+                format!(" ↑/↓ run · Enter opens it under max_turns {max_turns} · Esc back · q quit")
+            }
+            Lang::Zh => {
+                format!(" ↑/↓ 选运行 · Enter 在 max_turns {max_turns} 下打开 · Esc 返回 · q 退出")
+            }
+        }
+    }
+
+    /// A run in the list: what it needs, how it ends (by its label:
+    /// `answered`, `halted`, …), its name and file.
+    pub fn sweep_view_run(self, needs: Option<u32>, ending: &str, run: &str, file: &str) -> String {
+        let ending = self.sweep_ending(ending);
+        match (self.lang, needs) {
+            (Lang::En, Some(n)) => format!("needs {n:>3} · {ending} · {run} · {file}"),
+            (Lang::En, None) => format!("never ends · {run} · {file}"),
+            (Lang::Zh, Some(n)) => format!("需要 {n:>3} · {ending} · {run} · {file}"),
+            (Lang::Zh, None) => format!("永不结束 · {run} · {file}"),
+        }
+    }
+
+    fn sweep_ending(self, label: &str) -> &'static str {
+        match label {
+            "answered" => self.pick("answers", "回答"),
+            "halted" => self.pick("halts", "中止"),
+            "recording_ended" => self.pick("the recording ends", "记录结束"),
+            "ended" => self.pick("ended by its log", "按日志结束"),
+            _ => self.pick("never ends", "永不结束"),
+        }
+    }
 }

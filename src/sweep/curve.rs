@@ -44,6 +44,19 @@ pub fn to_its_end(run: &Transcript, config: Config, cap: NonZeroU32) -> Trace {
     })
 }
 
+impl Ending {
+    /// Its name in JSON and for narration: `answered`, `halted`, …
+    pub fn label(self) -> &'static str {
+        match self {
+            Ending::Answered => "answered",
+            Ending::Halted => "halted",
+            Ending::RecordingEnded => "recording_ended",
+            Ending::Ended => "ended",
+            Ending::Never => "never",
+        }
+    }
+}
+
 /// One run, replayed once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RunEnd {

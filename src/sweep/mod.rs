@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 pub use curve::{Curve, Ending, Point, Quantiles, Range, RunEnd, Spread, to_its_end};
-pub use report::{csv, json, text};
+pub use report::{bar, csv, header, json, text};
 
 use crate::engine::Config;
 use crate::narrate::Say;

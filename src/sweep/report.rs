@@ -23,11 +23,7 @@ pub fn text(curve: &Curve, swept: &Swept, files: usize, say: Say) -> String {
         &mut out,
         &say.sweep_header(curve.runs, files, swept.unreadable.len()),
     );
-    let [budget, answered, none, halted, ended] = say.sweep_columns();
-    line(
-        &mut out,
-        &format!("{budget:>9}  {answered:>8}  {none:>6}  {halted:>6}  {ended:>6}"),
-    );
+    line(&mut out, &header(say));
     let mut skipped = 0;
     for (k, point) in curve.points.iter().enumerate() {
         let shown = curve.points.len() <= EVERY_ROW
@@ -46,7 +42,7 @@ pub fn text(curve: &Curve, swept: &Swept, files: usize, say: Say) -> String {
             );
             skipped = 0;
         }
-        let bar = bar(point.answered, curve.runs);
+        let bar = bar(point.answered, curve.runs, BAR);
         let own = if point.own > 0 { " ◆" } else { "" };
         line(
             &mut out,
@@ -73,16 +69,36 @@ pub fn text(curve: &Curve, swept: &Swept, files: usize, say: Say) -> String {
     out
 }
 
+/// The columns' names, right-aligned by display width (Chinese takes two
+/// columns a character).
+pub fn header(say: Say) -> String {
+    let [budget, answered, none, halted, ended] = say.sweep_columns();
+    let right = |text: &str, width: usize| {
+        format!(
+            "{}{text}",
+            " ".repeat(width.saturating_sub(crate::text::width(text)))
+        )
+    };
+    format!(
+        "{}  {}  {}  {}  {}",
+        right(budget, 9),
+        right(answered, 8),
+        right(none, 6),
+        right(halted, 6),
+        right(ended, 6)
+    )
+}
+
 fn counts(point: &Point) -> [usize; 4] {
     [point.answered, point.none, point.halted, point.ended]
 }
 
-/// `part` of `whole` as a bar of eighths, at most [`BAR`] wide.
-fn bar(part: usize, whole: usize) -> String {
+/// `part` of `whole` as a bar of eighths, at most `width` wide.
+pub fn bar(part: usize, whole: usize, width: usize) -> String {
     if whole == 0 {
         return String::new();
     }
-    let eighths = part * BAR * 8 / whole;
+    let eighths = part * width * 8 / whole;
     let mut bar = "█".repeat(eighths / 8);
     let rest = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8];
     bar.push_str(rest);
@@ -120,8 +136,8 @@ mod tests {
 
     #[test]
     fn a_bar_is_drawn_in_eighths() {
-        assert_eq!(bar(0, 4), "");
-        assert_eq!(bar(4, 4), "█".repeat(30));
-        assert_eq!(bar(1, 16), "█▉");
+        assert_eq!(bar(0, 4, 30), "");
+        assert_eq!(bar(4, 4, 30), "█".repeat(30));
+        assert_eq!(bar(1, 16, 30), "█▉");
     }
 }

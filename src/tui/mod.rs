@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod compare;
+pub mod curve;
 pub mod extents;
 mod follow;
 pub mod handout;

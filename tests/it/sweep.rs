@@ -263,3 +263,65 @@ fn duckdb_computes_the_same_curve_from_the_table() {
         .collect();
     assert_eq!(from_duckdb, from_sweep);
 }
+
+#[test]
+fn the_curve_screen_lists_the_runs_a_budget_cuts_and_opens_one_under_it() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use loopstep::narrate::{Lang, Say};
+    use loopstep::sweep::{Curve, Range};
+    use loopstep::tui::curve::{CurveView, Open};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    // Relative to the package, where cargo runs the tests: the same on
+    // every machine.
+    let files: Vec<PathBuf> = ["paris.json", "aurora-run.json", "always-search.json"]
+        .iter()
+        .map(|f| Path::new("transcripts").join(f))
+        .collect();
+    let runs: Vec<RunEnd> = files
+        .iter()
+        .map(|f| {
+            let source = loopstep::transcript::open(f.to_str().unwrap(), None).unwrap();
+            let run = &source.runs[0];
+            RunEnd::of(
+                f.to_str().unwrap(),
+                run,
+                run.default_config(),
+                run.max_turns,
+            )
+        })
+        .collect();
+    let curve = Curve::of(&runs, Range { from: 1, to: 4 });
+    for lang in [Lang::En, Lang::Zh] {
+        let mut view = CurveView::new(
+            &curve,
+            &runs,
+            Say::new(lang, loopstep::dialect::Dialect::default()),
+        );
+        let key = |code| KeyEvent::new(code, KeyModifiers::NONE);
+        let draw = |view: &CurveView| {
+            let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
+            terminal.draw(|frame| view.draw(frame)).unwrap();
+            terminal.backend().to_string()
+        };
+        insta::assert_snapshot!(format!("curve_{lang:?}"), draw(&view));
+        // Budget 2 cuts aurora-run (it needs 3) and always-search (never).
+        assert_eq!(view.key(key(KeyCode::Down)), None);
+        assert_eq!(view.key(key(KeyCode::Enter)), None);
+        insta::assert_snapshot!(format!("curve_cuts_{lang:?}"), draw(&view));
+        let open = view.key(key(KeyCode::Enter)).unwrap();
+        assert_eq!(
+            open,
+            Open {
+                file: files[1].to_str().unwrap().to_owned(),
+                run: "aurora-run".into(),
+                max_turns: 2,
+            }
+        );
+        // Esc goes back to the budgets; Esc again quits.
+        view.key(key(KeyCode::Esc));
+        assert!(!view.quit);
+        view.key(key(KeyCode::Esc));
+        assert!(view.quit);
+    }
+}

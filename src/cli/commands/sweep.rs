@@ -35,6 +35,10 @@ pub struct Sweep {
     /// Replays at once [default: the cores there are].
     #[arg(long, value_name = "N")]
     pub jobs: Option<NonZeroU32>,
+    /// Open the curve as a screen: Enter on a budget lists the runs it
+    /// cuts, Enter on a run opens it under that budget.
+    #[arg(long, conflicts_with = "format")]
+    pub play: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,6 +102,14 @@ impl Sweep {
             None => Range::needed(&swept.runs),
         };
         let curve = Curve::of(&swept.runs, range);
+        if self.play {
+            let settings = crate::tui::Settings {
+                lang: globals.lang,
+                ..crate::tui::Settings::default()
+            };
+            crate::tui::curve::play_curve(&curve, &swept.runs, settings)?;
+            return Ok(());
+        }
         match self.format {
             SweepFormat::Text => emit(&sweep::text(&curve, &swept, files.len(), say))?,
             SweepFormat::Json => write_json(&sweep::json(&curve, &swept, files.len()))?,
