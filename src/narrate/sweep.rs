@@ -4,10 +4,10 @@ use super::Say;
 use crate::lang::Lang;
 
 impl Say {
-    pub fn sweep_unreadable_folder(self, error: &str) -> String {
+    pub fn sweep_unreadable_folder(self, folder: &str, error: &str) -> String {
         match self.lang {
-            Lang::En => format!("the folder could not be read: {error}"),
-            Lang::Zh => format!("无法读取这个文件夹：{error}"),
+            Lang::En => format!("the folder {folder} could not be read: {error}"),
+            Lang::Zh => format!("无法读取文件夹 {folder}：{error}"),
         }
     }
 
@@ -83,11 +83,11 @@ impl Say {
         self.pick("left out:", "未能读取：")
     }
 
-    /// `table`: a file that could not be read, left out.
-    pub fn table_left_out(self, file: &str) -> String {
+    /// `table`: a file left out, and why (the reason names the file).
+    pub fn table_left_out(self, reason: &str) -> String {
         match self.lang {
-            Lang::En => format!("loopstep table: left out {file}: it could not be read as a run"),
-            Lang::Zh => format!("loopstep table：跳过了 {file}：无法作为运行读取"),
+            Lang::En => format!("loopstep table: left out: {reason}"),
+            Lang::Zh => format!("loopstep table：已跳过：{reason}"),
         }
     }
 

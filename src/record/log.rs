@@ -1,13 +1,16 @@
 //! The recording: one exchange a line (loopstep's exchange log, in JSON
-//! Lines), each appended whole the moment its response has ended, so that
-//! an agent killed mid-run still leaves a valid recording of every call it
-//! finished. Headers are never written; bodies are redacted unless asked.
+//! Lines), each appended whole once its response has ended and those
+//! asked before it are written, so that lines keep the order the requests
+//! came in and an agent killed mid-run still leaves a valid recording of
+//! every call it finished. Headers are never written; bodies are redacted
+//! unless asked.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
@@ -20,18 +23,46 @@ pub struct Exchange<'a> {
     pub request: &'a [u8],
     pub status: u16,
     pub response: &'a [u8],
+    /// The upstream's stream broke off, with this error.
+    pub broken: Option<String>,
+    /// The agent went away before the response ended (it cancelled, or
+    /// timed out and will ask again).
+    pub cancelled: bool,
 }
 
 pub struct Log {
-    file: Mutex<File>,
+    file: Mutex<Ordered>,
     redact: bool,
     written: AtomicUsize,
+    asked: AtomicU64,
+}
+
+/// The file, and the lines done but waiting for an earlier one.
+struct Ordered {
+    file: File,
+    next: u64,
+    waiting: BTreeMap<u64, Option<String>>,
 }
 
 impl Log {
     /// A new recording at `path`: created, never over an existing file
     /// unless `force`.
     pub fn create(path: &Path, force: bool) -> std::io::Result<Log> {
+        Ok(Log {
+            file: Mutex::new(Ordered {
+                file: Log::create_file(path, force)?,
+                next: 0,
+                waiting: BTreeMap::new(),
+            }),
+            redact: true,
+            written: AtomicUsize::new(0),
+            asked: AtomicU64::new(0),
+        })
+    }
+
+    /// A file of record's, created as the recording is: never over an
+    /// existing one unless `force`.
+    pub fn create_file(path: &Path, force: bool) -> std::io::Result<File> {
         let mut options = File::options();
         options.write(true);
         if force {
@@ -39,11 +70,12 @@ impl Log {
         } else {
             options.create_new(true);
         }
-        Ok(Log {
-            file: Mutex::new(options.open(path)?),
-            redact: true,
-            written: AtomicUsize::new(0),
-        })
+        options.open(path)
+    }
+
+    /// A place in the recording for a request that has just come in.
+    pub fn reserve(&self) -> u64 {
+        self.asked.fetch_add(1, Ordering::SeqCst)
     }
 
     pub fn redacting(mut self, redact: bool) -> Log {
@@ -56,15 +88,32 @@ impl Log {
         self.written.load(Ordering::SeqCst)
     }
 
-    /// Appends an exchange as one line, written and flushed whole.
-    pub fn append(&self, exchange: &Exchange) -> Result<(), Append> {
-        let mut line = self.line(exchange).ok_or(Append::Unrecorded)?;
-        line.push('\n');
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(line.as_bytes()).map_err(Append::Io)?;
-        file.flush().map_err(Append::Io)?;
-        self.written.fetch_add(1, Ordering::SeqCst);
-        Ok(())
+    /// Puts the exchange of place `at` in the recording (none: the place
+    /// holds nothing), and writes every line whose turn has come, each
+    /// written and flushed whole.
+    pub fn finish(&self, at: u64, exchange: Option<&Exchange>) -> Result<(), Append> {
+        let line = exchange.map(|e| self.line(e).ok_or(Append::Unrecorded));
+        let (line, unrecorded) = match line {
+            Some(Err(unrecorded)) => (None, Some(unrecorded)),
+            Some(Ok(line)) => (Some(line), None),
+            None => (None, None),
+        };
+        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let ordered = &mut *guard;
+        ordered.waiting.insert(at, line);
+        while let Some(line) = ordered.waiting.remove(&ordered.next) {
+            ordered.next += 1;
+            if let Some(mut line) = line {
+                line.push('\n');
+                ordered
+                    .file
+                    .write_all(line.as_bytes())
+                    .map_err(Append::Io)?;
+                ordered.file.flush().map_err(Append::Io)?;
+                self.written.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        unrecorded.map_or(Ok(()), Err)
     }
 
     /// The exchange's line; `None` for no model call loopstep can read: a
@@ -88,6 +137,12 @@ impl Log {
             "request": request,
             "response": response,
         });
+        if let Some(error) = &exchange.broken {
+            line["error"] = json!(error);
+        }
+        if exchange.cancelled {
+            line["cancelled"] = json!(true);
+        }
         if self.redact {
             redact::json_value(&mut line);
         }
@@ -115,35 +170,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_exchange_is_one_line_its_stream_kept_as_text_its_secrets_replaced() {
+    fn exchanges_keep_the_order_of_their_requests_streams_stay_text_secrets_go() {
         let dir = std::env::temp_dir().join(format!("loopstep-log-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rec.jsonl");
         let _ = std::fs::remove_file(&path);
         let log = Log::create(&path, false).unwrap();
         let request = br#"{"model": "m", "messages": [{"role": "user", "content": "my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"}]}"#;
-        log.append(&Exchange {
+        let exchange = |request: &'static [u8], response: &'static [u8]| Exchange {
             url: "/v1/chat/completions",
             request,
             status: 200,
-            response: b"data: {\"a\": 1}\n\ndata: [DONE]\n\n",
-        })
-        .unwrap();
+            response,
+            broken: None,
+            cancelled: false,
+        };
+        let (first, second) = (log.reserve(), log.reserve());
+        // The second ends first: it waits for the first.
+        log.finish(second, Some(&exchange(request, br#"{"choices": []}"#)))
+            .unwrap();
+        assert_eq!(log.written(), 0);
+        let stream = b"data: {\"a\": 1}\n\ndata: [DONE]\n\n";
+        log.finish(first, Some(&exchange(request, stream))).unwrap();
+        assert_eq!(log.written(), 2);
+        let third = log.reserve();
         assert!(matches!(
-            log.append(&Exchange {
-                url: "/v1/models",
-                request: b"",
-                status: 200,
-                response: b"{}"
-            }),
+            log.finish(third, Some(&exchange(b"", b"{}"))),
             Err(Append::Unrecorded)
         ));
         let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text.lines().count(), 1);
+        assert_eq!(text.lines().count(), 2);
         assert!(!text.contains("sk-proj-abcdefghij"), "{text}");
         let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert!(line["response"].as_str().unwrap().starts_with("data:"));
-        assert_eq!(log.written(), 1);
         // Never over an existing file without force.
         assert!(Log::create(&path, false).is_err());
         assert!(Log::create(&path, true).is_ok());

@@ -46,26 +46,25 @@ pub struct Options {
 }
 
 /// How a recording ended: the calls it holds, and the agent's exit code
-/// (none without a command, or when a signal ended the agent).
+/// (none without a command); an agent a signal ended exits 128 + its
+/// number, as a shell reports it.
 pub struct Recorded {
     pub calls: usize,
     pub exit: Option<i32>,
 }
 
+/// How long the recording waits, once the agent is gone, for responses
+/// still streaming to end.
+const LAST_RESPONSES: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Records until COMMAND exits, or without one until Ctrl-C.
 pub fn record(options: Options, say: Say) -> anyhow::Result<Recorded> {
-    let shown = options.out.display().to_string();
-    let log = Log::create(&options.out, options.force)
-        .context(Trouble::CreateRecording {
-            shown: shown.clone(),
-        })?
-        .redacting(options.redact);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context(Trouble::StartProxy)?;
-    runtime.block_on(serve(options, Arc::new(log), say, shown))
+    runtime.block_on(serve(options, say))
 }
 
 /// Where record's notes go: standard error, or the file set aside.
@@ -85,23 +84,24 @@ impl Notes {
     }
 }
 
-async fn serve(
-    options: Options,
-    log: Arc<Log>,
-    say: Say,
-    shown: String,
-) -> anyhow::Result<Recorded> {
-    let aside = match &options.aside {
-        Some(path) => Some(
-            std::fs::File::create(path).context(Trouble::CreateRecording {
-                shown: path.display().to_string(),
-            })?,
-        ),
-        None => None,
+/// Where a request goes when `--upstream` is not given: a base URL the
+/// environment already set for that family (a DeepSeek key must not go to
+/// OpenAI), else the real API.
+fn upstreams(given: Option<String>) -> route::Upstreams {
+    let from_env = |name| {
+        std::env::var(name)
+            .ok()
+            .filter(|url| route::is_upstream(url))
     };
-    let agent_output = aside.as_ref().map(std::fs::File::try_clone).transpose();
-    let agent_output = agent_output.context(Trouble::StartProxy)?;
-    let notes = Notes(aside.map(|file| Arc::new(std::sync::Mutex::new(file))));
+    route::Upstreams {
+        given,
+        openai: from_env("OPENAI_BASE_URL"),
+        anthropic: from_env("ANTHROPIC_BASE_URL"),
+    }
+}
+
+async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
+    // Listen first: a taken port leaves no file behind.
     let address = options
         .listen
         .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
@@ -110,6 +110,43 @@ async fn serve(
     })?;
     let local = listener.local_addr().context(Trouble::StartProxy)?;
     let url = format!("http://{local}");
+    // Ctrl-C goes to the agent too, in the same process group: it is the
+    // agent's to end on, and the recording waits for it. Taken from here
+    // on, before the agent starts.
+    let mut interrupts = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        .context(Trouble::StartProxy)?;
+    let mut command = options.command.split_first().map(|(program, args)| {
+        let mut command = tokio::process::Command::new(program);
+        command
+            .args(args)
+            .env("OPENAI_BASE_URL", format!("{url}/v1"))
+            .env("ANTHROPIC_BASE_URL", &url);
+        (program.to_string_lossy().into_owned(), command)
+    });
+    let shown = options.out.display().to_string();
+    let log = Log::create(&options.out, options.force)
+        .context(Trouble::CreateRecording {
+            shown: shown.clone(),
+        })?
+        .redacting(options.redact);
+    let log = Arc::new(log);
+    let aside = match &options.aside {
+        Some(path) => Some(Log::create_file(path, options.force).context(
+            Trouble::CreateRecording {
+                shown: path.display().to_string(),
+            },
+        )?),
+        None => None,
+    };
+    if let (Some(file), Some((_, command))) = (&aside, &mut command) {
+        // The screen has the terminal: the agent's output goes aside.
+        let (out, err) = (file.try_clone(), file.try_clone());
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(out.context(Trouble::StartProxy)?)
+            .stderr(err.context(Trouble::StartProxy)?);
+    }
+    let notes = Notes(aside.map(|file| Arc::new(std::sync::Mutex::new(file))));
     let told_notes = notes.clone();
     let tell = move |told: Told| {
         told_notes.say(&match told {
@@ -119,52 +156,53 @@ async fn serve(
         });
     };
     let proxy = Arc::new(Proxy::new(
-        options.upstream.clone(),
+        upstreams(options.upstream.clone()),
         Arc::clone(&log),
         Box::new(tell),
     ));
     let mut pending = proxy.pending.subscribe();
     let accepting = tokio::spawn(accept(listener, Arc::clone(&proxy)));
     notes.say(&say.record_started(&url, &shown));
-    let exit = match options.command.split_first() {
-        Some((program, args)) => {
-            let shown_command = program.to_string_lossy().into_owned();
-            let mut command = tokio::process::Command::new(program);
-            command
-                .args(args)
-                .env("OPENAI_BASE_URL", format!("{url}/v1"))
-                .env("ANTHROPIC_BASE_URL", &url);
-            // The screen has the terminal: the agent's output goes aside.
-            if let Some(file) = agent_output {
-                let copy = file.try_clone().context(Trouble::StartProxy)?;
-                command
-                    .stdin(std::process::Stdio::null())
-                    .stdout(file)
-                    .stderr(copy);
-            }
+    let exit = match command {
+        Some((shown_command, mut command)) => {
             let mut child = command.spawn().context(Trouble::StartCommand {
                 command: shown_command,
             })?;
-            // Ctrl-C reaches the agent, in the same process group: it is
-            // the agent's to end on; the recording waits for it.
-            let _ignored = tokio::spawn(tokio::signal::ctrl_c());
-            let status = child.wait().await.context(Trouble::StartProxy)?;
-            status.code()
+            let status = loop {
+                tokio::select! {
+                    status = child.wait() => break status.context(Trouble::StartProxy)?,
+                    _ = interrupts.recv() => {}
+                }
+            };
+            Some(exit_code(status))
         }
         None => {
             notes.say(say.record_waiting());
-            tokio::signal::ctrl_c().await.context(Trouble::StartProxy)?;
+            interrupts.recv().await;
             None
         }
     };
-    // Responses still streaming are written before the recording closes.
-    let _ = pending.wait_for(|n| *n == 0).await;
+    // Responses still streaming are written before the recording closes,
+    // for as long as they take up to a bound, or until another Ctrl-C.
+    tokio::select! {
+        _ = tokio::time::timeout(LAST_RESPONSES, pending.wait_for(|n| *n == 0)) => {}
+        _ = interrupts.recv() => {}
+    }
     accepting.abort();
     notes.say(&say.record_done(log.written(), &shown));
     Ok(Recorded {
         calls: log.written(),
         exit,
     })
+}
+
+/// The agent's exit code, or 128 + the signal that ended it.
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .or_else(|| status.signal().map(|signal| 128 + signal))
+        .unwrap_or(1)
 }
 
 /// Takes connections until aborted, each served on its own task.

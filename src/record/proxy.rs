@@ -36,7 +36,7 @@ pub enum Told {
 
 pub struct Proxy {
     client: Upstream,
-    upstream: Option<String>,
+    upstreams: route::Upstreams,
     log: Arc<Log>,
     tell: Box<dyn Fn(Told) + Send + Sync>,
     /// Responses still streaming, whose exchange is not yet written.
@@ -45,7 +45,7 @@ pub struct Proxy {
 
 impl Proxy {
     pub fn new(
-        upstream: Option<String>,
+        upstreams: route::Upstreams,
         log: Arc<Log>,
         tell: Box<dyn Fn(Told) + Send + Sync>,
     ) -> Proxy {
@@ -59,7 +59,7 @@ impl Proxy {
         let client = Client::builder(hyper_util::rt::TokioExecutor::new()).build(https);
         Proxy {
             client,
-            upstream,
+            upstreams,
             log,
             tell,
             pending: tokio::sync::watch::Sender::new(0),
@@ -81,12 +81,21 @@ impl Proxy {
             Ok(body) => body.to_bytes(),
             Err(error) => return Ok(failure(StatusCode::BAD_REQUEST, &error.to_string())),
         };
-        let Some(target) = route::target(self.upstream.as_deref(), &path, &parts.headers) else {
+        let Some(target) = route::target(&self.upstreams, &path, &parts.headers) else {
             return Ok(failure(
                 StatusCode::BAD_GATEWAY,
                 "no upstream for this path",
             ));
         };
+        // A place in the recording, in the order the requests came; other
+        // requests (a token count, a list of models) pass through.
+        let place = route::is_model_call(&path).then(|| self.log.reserve());
+        if place.is_none() {
+            (self.tell)(Told::Unrecorded {
+                method: parts.method.to_string(),
+                path: path.clone(),
+            });
+        }
         let mut forward = Request::builder()
             .method(parts.method.clone())
             .uri(target.clone())
@@ -103,9 +112,12 @@ impl Proxy {
             Err(error) => {
                 let error = error_chain(&error);
                 (self.tell)(Told::UpstreamFailed {
-                    target: target.to_string(),
+                    target: crate::redact::redact(&target.to_string()).into_owned(),
                     error: error.clone(),
                 });
+                if let Some(place) = place {
+                    self.finished(place, None);
+                }
                 return Ok(failure(StatusCode::BAD_GATEWAY, &error));
             }
         };
@@ -119,39 +131,51 @@ impl Proxy {
         let proxy = Arc::clone(&self);
         tokio::spawn(async move {
             let mut copy = Vec::new();
+            let (mut broken, mut cancelled) = (None, false);
             while let Some(frame) = incoming.frame().await {
                 let frame = frame.map_err(Error::from);
-                if let Ok(data) = frame.as_ref().map(Frame::data_ref)
-                    && let Some(data) = data
-                {
-                    copy.extend_from_slice(data);
+                match &frame {
+                    Ok(frame) => copy.extend_from_slice(frame.data_ref().map_or(&[][..], |d| d)),
+                    Err(error) => broken = Some(error.to_string()),
                 }
-                let failed = frame.is_err();
+                let stop = frame.is_err();
                 // The agent may have gone: the recording still gets the rest.
-                let _ = frames.send(frame).await;
-                if failed {
+                cancelled |= frames.send(frame).await.is_err();
+                if stop {
                     break;
                 }
             }
-            let exchange = Exchange {
-                url: &path,
-                request: &sent,
-                status,
-                response: &copy,
-            };
-            match proxy.log.append(&exchange) {
-                Ok(()) => {}
-                Err(Append::Unrecorded) => (proxy.tell)(Told::Unrecorded {
-                    method: parts.method.to_string(),
-                    path: path.clone(),
-                }),
-                Err(Append::Io(error)) => (proxy.tell)(Told::WriteFailed {
-                    error: error.to_string(),
-                }),
+            if let Some(place) = place {
+                let exchange = Exchange {
+                    url: &path,
+                    request: &sent,
+                    status,
+                    response: &copy,
+                    broken,
+                    cancelled,
+                };
+                proxy.finished(place, Some(&exchange));
             }
             proxy.pending.send_modify(|n| *n -= 1);
         });
         Ok(Response::from_parts(head, Relay(Some(relay), None)))
+    }
+}
+
+impl Proxy {
+    /// Puts an exchange, or nothing, in its place in the recording, and
+    /// tells what went wrong.
+    fn finished(&self, place: u64, exchange: Option<&Exchange>) {
+        match self.log.finish(place, exchange) {
+            Ok(()) => {}
+            Err(Append::Unrecorded) => (self.tell)(Told::Unrecorded {
+                method: "POST".to_owned(),
+                path: exchange.map_or("", |e| e.url).to_owned(),
+            }),
+            Err(Append::Io(error)) => (self.tell)(Told::WriteFailed {
+                error: error.to_string(),
+            }),
+        }
     }
 }
 

@@ -62,8 +62,9 @@ impl Ending {
 pub struct RunEnd {
     pub file: String,
     pub run: String,
-    /// The budget the run was recorded with.
-    pub own_max_turns: u32,
+    /// The budget the run was recorded with, where it says (a native
+    /// transcript); a recording of an API's calls keeps none.
+    pub own_max_turns: Option<u32>,
     /// The model calls it takes to reach its ending; `None` for `Never`.
     pub needs: Option<u32>,
     pub ending: Ending,
@@ -93,7 +94,7 @@ impl RunEnd {
         RunEnd {
             file: file.to_owned(),
             run: run.id.clone(),
-            own_max_turns: run.max_turns.get(),
+            own_max_turns: (!run.recorded).then(|| run.max_turns.get()),
             needs: (ending != Ending::Never).then_some(turn.saturating_add(1)),
             ending,
             model_calls: calls,
@@ -174,7 +175,7 @@ impl Range {
     /// From 1 to the largest budget any run needs (or was recorded with).
     pub fn needed(runs: &[RunEnd]) -> Range {
         let needs = runs.iter().filter_map(|r| r.needs);
-        let own = runs.iter().map(|r| r.own_max_turns);
+        let own = runs.iter().filter_map(|r| r.own_max_turns);
         Range {
             from: 1,
             to: needs.chain(own).max().unwrap_or(1),
@@ -183,23 +184,49 @@ impl Range {
 }
 
 impl Curve {
+    /// Counted once per run, then summed over the budgets: the cost is the
+    /// runs plus the budgets, not their product.
     pub fn of(runs: &[RunEnd], range: Range) -> Curve {
-        let points = (range.from..=range.to)
-            .map(|max_turns| {
-                let mut point = Point {
-                    max_turns,
-                    ..Point::default()
-                };
-                for run in runs {
-                    match run.under(max_turns) {
-                        Ending::Answered => point.answered += 1,
-                        Ending::Never => point.none += 1,
-                        Ending::Halted => point.halted += 1,
-                        Ending::RecordingEnded | Ending::Ended => point.ended += 1,
-                    }
-                    point.own += usize::from(run.own_max_turns == max_turns);
+        let span = usize::try_from(range.to.saturating_sub(range.from)).unwrap_or(0) + 1;
+        // Per budget: the runs whose ending comes in at it, by ending, and
+        // those recorded with it.
+        let mut arrive = vec![[0usize; 3]; span];
+        let mut own = vec![0usize; span];
+        let mut before = [0usize; 3];
+        let slot = |budget: u32| usize::try_from(budget.checked_sub(range.from)?).ok();
+        for run in runs {
+            let kind = match run.ending {
+                Ending::Answered => 0,
+                Ending::Halted => 1,
+                Ending::RecordingEnded | Ending::Ended => 2,
+                Ending::Never => continue,
+            };
+            match run.needs.map(|n| (n, slot(n))) {
+                // Ended before the range begins: so under all of it.
+                Some((n, None)) if n < range.from => before[kind] += 1,
+                Some((_, Some(at))) if at < span => arrive[at][kind] += 1,
+                _ => {}
+            }
+        }
+        for run in runs {
+            if let Some(at) = run.own_max_turns.and_then(slot).filter(|at| *at < span) {
+                own[at] += 1;
+            }
+        }
+        let mut ended = before;
+        let points = (0..span)
+            .map(|at| {
+                for (total, more) in ended.iter_mut().zip(arrive[at]) {
+                    *total += more;
                 }
-                point
+                Point {
+                    max_turns: range.from + at as u32,
+                    answered: ended[0],
+                    halted: ended[1],
+                    ended: ended[2],
+                    none: runs.len() - ended.iter().sum::<usize>(),
+                    own: own[at],
+                }
             })
             .collect();
         let mut answering: Vec<u32> = runs
@@ -237,7 +264,7 @@ mod tests {
         RunEnd {
             file: "f".into(),
             run: "r".into(),
-            own_max_turns: own,
+            own_max_turns: Some(own),
             needs,
             ending,
             model_calls: needs.unwrap_or(own),
@@ -254,6 +281,9 @@ mod tests {
             run(Some(2), Ending::Halted, 10),
         ];
         let curve = Curve::of(&runs, Range { from: 1, to: 3 });
+        // A range that starts past some endings counts them from its start.
+        let late = Curve::of(&runs, Range { from: 2, to: 3 });
+        assert_eq!(late.points[0], curve.points[1]);
         let answered: Vec<usize> = curve.points.iter().map(|p| p.answered).collect();
         let none: Vec<usize> = curve.points.iter().map(|p| p.none).collect();
         assert_eq!(answered, [1, 1, 2]);

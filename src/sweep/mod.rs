@@ -48,14 +48,23 @@ pub fn files(paths: &[PathBuf], say: Say) -> (Vec<PathBuf>, Vec<Unreadable>) {
         }
         match std::fs::read_dir(&path) {
             Ok(entries) => {
-                let mut inside: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+                // A link to a folder is not followed inside one: a link
+                // back up would read the corpus again and again.
+                let mut inside: Vec<PathBuf> = entries
+                    .flatten()
+                    .filter(|e| !(e.file_type().is_ok_and(|t| t.is_symlink()) && e.path().is_dir()))
+                    .map(|e| e.path())
+                    .collect();
                 inside.sort();
                 pending.extend(inside.into_iter().rev());
             }
-            Err(error) => unreadable.push(Unreadable {
-                file: path.display().to_string(),
-                reason: say.sweep_unreadable_folder(&error.to_string()),
-            }),
+            Err(error) => {
+                let file = path.display().to_string();
+                unreadable.push(Unreadable {
+                    reason: say.sweep_unreadable_folder(&file, &error.to_string()),
+                    file,
+                });
+            }
         }
     }
     (files, unreadable)

@@ -174,7 +174,12 @@ impl<'a> CurveView<'a> {
 
 /// The curve screen, until the user quits; a run opened from it shows on
 /// the run screen, and Esc or q there comes back.
-pub fn play_curve(curve: &Curve, runs: &[RunEnd], settings: Settings) -> anyhow::Result<()> {
+pub fn play_curve(
+    curve: &Curve,
+    runs: &[RunEnd],
+    settings: Settings,
+    max_size: u64,
+) -> anyhow::Result<()> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(Trouble::NeedsTerminal {
             what: "sweep".to_owned()
@@ -203,7 +208,11 @@ pub fn play_curve(curve: &Curve, runs: &[RunEnd], settings: Settings) -> anyhow:
             continue;
         };
         // A file that no longer reads as it did is passed over.
-        let Ok(opened) = Localized::open(&open.file, &Opening::default()) else {
+        let opening = Opening {
+            max_size,
+            ..Opening::default()
+        };
+        let Ok(opened) = Localized::open(&open.file, &opening) else {
             continue;
         };
         let Some(index) = opened

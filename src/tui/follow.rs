@@ -40,13 +40,15 @@ pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> 
         monochrome: settings.monochrome,
     };
     let first = OnceCell::new();
+    // The wait ends with the first call, or with a recording that ended
+    // (or failed) without one.
     let arrived = || {
         if first.get().is_none()
             && let Some(runs) = read(path)
         {
             let _ = first.set(runs);
         }
-        first.get().is_some()
+        first.get().is_some() || !recording()
     };
     let waiting = say.record_waiting_for_call(&shown);
     let words = (say, look, waiting.as_str());

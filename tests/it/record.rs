@@ -322,6 +322,34 @@ fn the_official_sdks_runs_are_recorded_and_replay_the_same() {
     recorded_and_replayed("openai", seed_001_replies(), openai, &[]);
     let streamed = seed_001_streamed(Duration::ZERO);
     recorded_and_replayed("openai-streamed", streamed, openai, &["stream"]);
+    // The SDK retries a 500 on its own: the recording holds the failed
+    // attempt, which the replay notes and passes over.
+    let mut retried = seed_001_replies();
+    retried.insert(
+        1,
+        Canned {
+            status: 500,
+            ..Canned::json(
+                serde_json::json!({"error": {"message": "overloaded", "type": "server_error"}}),
+            )
+        },
+    );
+    let (upstream, _) = fake_upstream(retried);
+    let out = scratch("openai-retried");
+    let script = agent(openai);
+    let done = record(&upstream, &out, &["python3", &script]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
+    let text = replayed(&out);
+    assert!(
+        text.contains("model calls: 2 · tool calls: 1 · outcome: answered"),
+        "{text}"
+    );
+    assert!(text.contains("HTTP 500: overloaded"), "{text}");
     let anthropic = "get_today_anthropic_sdk.py";
     recorded_and_replayed("anthropic", seed_001_messages(false), anthropic, &[]);
     recorded_and_replayed(
@@ -361,8 +389,8 @@ fn an_agent_killed_mid_run_leaves_a_valid_recording_of_what_it_finished() {
     let out = scratch("killed");
     let agent = agent("get_today_stdlib.py");
     let done = record(&upstream, &out, &["python3", &agent, "die-after-first"]);
-    // Killed by a signal: no exit code of its own.
-    assert_eq!(done.status.code(), Some(1));
+    // Killed by a signal, SIGKILL (9): 128 + 9, as a shell reports it.
+    assert_eq!(done.status.code(), Some(137));
     let text = replayed(&out);
     assert!(text.contains("model calls: 1 · tool calls: 1"), "{text}");
 }
@@ -430,12 +458,11 @@ fn an_unreachable_upstream_a_missing_command_and_a_taken_port_are_told() {
     assert!(
         String::from_utf8_lossy(&done.stderr).contains(&format!("could not listen on {address}"))
     );
-    // Never over an existing recording.
+    // Nothing was left behind by the refusals; never over a recording.
+    assert!(!out.exists());
+    std::fs::write(&out, "").unwrap();
     let done = record("http://127.0.0.1:9", &out, &["true"]);
-    assert_eq!(
-        done.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
+    let said = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{said}");
+    assert!(said.contains("exists; add --force"), "{said}");
 }

@@ -72,9 +72,28 @@ fn the_built_in_runs_answer_fail_and_run_out_where_the_lessons_say() {
 
 #[test]
 fn a_budget_read_off_the_sweep_is_the_replay_under_that_budget() {
-    for name in BUILTIN_NAMES {
-        let run = builtin(name).unwrap().unwrap();
-        let end = RunEnd::of("f", &run, run.default_config(), run.max_turns);
+    // The built-ins, and every run of the real recordings (insertions,
+    // endings by the agent, the user, the API among them).
+    let mut runs: Vec<loopstep::transcript::Transcript> = BUILTIN_NAMES
+        .iter()
+        .map(|name| builtin(name).unwrap().unwrap())
+        .collect();
+    let real = common::fixture("real");
+    let mut files: Vec<_> = std::fs::read_dir(&real)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for file in files {
+        if let Ok(source) = loopstep::transcript::open(file.to_str().unwrap(), None) {
+            runs.extend(source.runs);
+        }
+    }
+    assert!(runs.len() > 100, "{}", runs.len());
+    for run in &runs {
+        let name = &run.id;
+        let end = RunEnd::of("f", run, run.default_config(), run.max_turns);
         let top = end.needs.unwrap_or(run.max_turns.get()) + 2;
         for n in 1..=top {
             let max_turns = NonZeroU32::new(n).unwrap();
@@ -86,13 +105,10 @@ fn a_budget_read_off_the_sweep_is_the_replay_under_that_budget() {
                 Outcome::Answered(_) => Ending::Answered,
                 Outcome::BudgetExhausted => Ending::Never,
                 Outcome::Stopped(_) | Outcome::Rejected(_) => Ending::Halted,
-                Outcome::RecordingEnded | Outcome::Ended(_) => Ending::RecordingEnded,
+                Outcome::RecordingEnded => Ending::RecordingEnded,
+                Outcome::Ended(_) => Ending::Ended,
             };
-            let swept = match end.under(n) {
-                Ending::Ended => Ending::RecordingEnded,
-                other => other,
-            };
-            assert_eq!(swept, direct, "{name} under {n}");
+            assert_eq!(end.under(n), direct, "{name} under {n}");
         }
     }
 }
@@ -234,12 +250,12 @@ fn duckdb_computes_the_same_curve_from_the_table() {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("steps.csv");
     let _ = std::fs::remove_file(&out);
     common::printed(&["table", &transcripts(), "-o", out.to_str().unwrap()]);
-    let json = swept(&[&transcripts()]);
+    let json = swept(&[&transcripts(), "--max-turns", "1..100"]);
     // The README's query: a run answers under N when its outcome is
     // answered and its last turn is below N.
     let query = "WITH runs AS (SELECT file, run, any_value(outcome) AS outcome, max(turn) + 1 AS needs \
                  FROM read_csv_auto(?) GROUP BY file, run), \
-                 budgets AS (SELECT range AS max_turns FROM range(1, 11)) \
+                 budgets AS (SELECT range AS max_turns FROM range(1, 101)) \
                  SELECT max_turns, count(*) FILTER (WHERE outcome = 'answered' AND needs <= max_turns) \
                  FROM budgets, runs GROUP BY max_turns ORDER BY max_turns";
     let script = format!(
@@ -257,7 +273,9 @@ fn duckdb_computes_the_same_curve_from_the_table() {
         String::from_utf8_lossy(&result.stderr)
     );
     let from_duckdb: Vec<u64> = serde_json::from_slice(&result.stdout).unwrap();
-    let from_sweep: Vec<u64> = json["budgets"].as_array().unwrap()[..10]
+    let from_sweep: Vec<u64> = json["budgets"]
+        .as_array()
+        .unwrap()
         .iter()
         .map(|b| b["answered"].as_u64().unwrap())
         .collect();

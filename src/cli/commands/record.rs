@@ -61,7 +61,12 @@ impl Record {
     /// Records; exits with COMMAND's exit code (1 when a signal ended it).
     pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<ExitCode, Failure> {
         let out = self.output.unwrap_or_else(default_name);
-        let had_command = !self.command.is_empty();
+        // Refused before anything starts: the screen must never show an
+        // old recording as this one.
+        if !self.force && out.exists() {
+            let shown = crate::text::sanitize(&out.display().to_string());
+            return Err(Failure::Refused(crate::narrate::Refusal::Exists { shown }));
+        }
         let say = Say::new(globals.lang, Dialect::default());
         let aside = self.play.then(|| {
             let mut name = out.clone().into_os_string();
@@ -97,12 +102,10 @@ impl Record {
                 recorded
             }
         };
-        // Without a command, Ctrl-C ends a recording that went as it
-        // should; an agent a signal ended has no code of its own.
-        Ok(match (recorded.exit, had_command) {
-            (Some(code), _) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-            (None, true) => ExitCode::from(1),
-            (None, false) => ExitCode::SUCCESS,
+        // Without a command, Ctrl-C ends a recording that went as it should.
+        Ok(match recorded.exit {
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None => ExitCode::SUCCESS,
         })
     }
 }

@@ -15,6 +15,7 @@ use crate::dialect::Dialect;
 use crate::engine::{CheckPolicy, Config, MAX_TURNS};
 use crate::narrate::Say;
 use crate::sweep::{self, Curve, How, Range, table};
+use crate::text::sanitize;
 use crate::transcript::open_in;
 
 #[derive(Debug, Args)]
@@ -107,7 +108,8 @@ impl Sweep {
                 lang: globals.lang,
                 ..crate::tui::Settings::default()
             };
-            crate::tui::curve::play_curve(&curve, &swept.runs, settings)?;
+            let settings = crate::tui::Settings { check, ..settings };
+            crate::tui::curve::play_curve(&curve, &swept.runs, settings, globals.max_size)?;
             return Ok(());
         }
         match self.format {
@@ -138,8 +140,8 @@ pub struct Table {
     /// Files and folders of runs; folders are read through.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Where to write: `.csv` or `.jsonl` (JSON Lines), by its extension;
-    /// `-` is CSV on standard output.
+    /// Where to write: `.csv`, `.jsonl` (JSON Lines) or `.parquet`, by
+    /// its extension; `-` is CSV on standard output.
     #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
     /// Replace OUT if it exists.
@@ -151,33 +153,54 @@ impl Table {
     pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<(), Failure> {
         let say = Say::new(globals.lang, Dialect::default());
         let extension = self.output.extension().and_then(|e| e.to_str());
-        let shape = match extension.map(str::to_ascii_lowercase).as_deref() {
-            Some("jsonl" | "ndjson") => table::Shape::JsonLines,
-            _ => table::Shape::Csv,
-        };
+        let extension = extension.map(str::to_ascii_lowercase);
         let (files, unreadable) = sweep::files(&self.paths, say);
         let how = globals.opening(None);
+        // Every run's rows, a file at a time, handed to `take`.
+        let each_run =
+            |take: &mut dyn FnMut(Vec<Vec<serde_json::Value>>) -> std::io::Result<()>| {
+                for file in &files {
+                    let shown = file.display().to_string();
+                    // A file that cannot be read is told, and left out.
+                    let source = match open_in(&shown, &how, globals.lang) {
+                        Ok(source) => source,
+                        Err(error) => {
+                            eprintln!("{}", say.table_left_out(&sanitize(&say.load_error(&error))));
+                            continue;
+                        }
+                    };
+                    for run in &source.runs {
+                        let trace = sweep::to_its_end(run, run.default_config(), run.max_turns);
+                        take(table::rows(&shown, run, &trace))?;
+                    }
+                }
+                Ok::<(), std::io::Error>(())
+            };
         let write = |out: &mut dyn Write| -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(out);
-            if shape == table::Shape::Csv {
-                writeln!(out, "{}", table::csv_header())?;
-            }
-            for file in &files {
-                let shown = file.display().to_string();
-                // A file that cannot be read is told, and left out.
-                let Ok(source) = open_in(&shown, &how, globals.lang) else {
-                    eprintln!("{}", say.table_left_out(&shown));
-                    continue;
-                };
-                for run in &source.runs {
-                    let trace = sweep::to_its_end(run, run.default_config(), run.max_turns);
-                    table::write_run(&mut out, shape, &shown, run, &trace)?;
+            match extension.as_deref() {
+                #[cfg(feature = "parquet")]
+                Some("parquet") => {
+                    let mut parquet = table::ParquetRows::new().map_err(std::io::Error::other)?;
+                    each_run(&mut |rows| parquet.push(rows).map_err(std::io::Error::other))?;
+                    let bytes = parquet.finish().map_err(std::io::Error::other)?;
+                    out.write_all(&bytes)
+                }
+                other => {
+                    let shape = match other {
+                        Some("jsonl" | "ndjson") => table::Shape::JsonLines,
+                        _ => table::Shape::Csv,
+                    };
+                    let mut out = std::io::BufWriter::new(out);
+                    if shape == table::Shape::Csv {
+                        writeln!(out, "{}", table::csv_header())?;
+                    }
+                    each_run(&mut |rows| table::write_rows(&mut out, shape, rows))?;
+                    out.flush()
                 }
             }
-            out.flush()
         };
         for file in &unreadable {
-            eprintln!("{}", say.table_left_out(&file.file));
+            eprintln!("{}", say.table_left_out(&sanitize(&file.reason)));
         }
         if self.output.as_os_str() == "-" {
             let stdout = std::io::stdout();

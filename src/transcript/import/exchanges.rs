@@ -37,6 +37,7 @@ pub fn read(
     // Calls by item id, to pair those a client sent back under other ids.
     let mut by_item = HashMap::new();
     let mut paired = HashSet::new();
+    let mut replies = 0;
     for (k, exchange) in exchanges.iter().enumerate() {
         let (Some(request), Some(response)) = (exchange.get("request"), response_of(exchange))
         else {
@@ -44,6 +45,22 @@ pub fn read(
             continue;
         };
         let response = response.as_ref();
+        // A call the client asked again, the same request, after it failed
+        // or was given up on (an SDK's retry, a timeout): the later one is
+        // the call; this one is noted.
+        let failed = failure(exchange, response);
+        let given_up = exchange.get("cancelled") == Some(&Value::Bool(true));
+        let asked_again =
+            exchanges.get(k + 1).and_then(|next| next.get("request")) == Some(request);
+        if (failed.is_some() || given_up) && asked_again {
+            notes.push(Note::Retried {
+                call: replies + 1,
+                attempts: 1,
+                error: failed.unwrap_or_else(|| "cancelled".to_owned()),
+                went_through: true,
+            });
+            continue;
+        }
         let restored = api.restore_call_ids(request, &by_item);
         let request = match &restored {
             Some((request, renamed)) => {
@@ -100,7 +117,7 @@ pub fn read(
         } else {
             add_additions(recording, new);
         }
-        if let Some(error) = failure(exchange, response) {
+        if let Some(error) = failed {
             // The API failed the call: no reply, and the run ends on it.
             recording.push(Entry::new(Message::user_text(error), Origin::ApiFailure));
             continue;
@@ -128,6 +145,7 @@ pub fn read(
             .get("response")
             .is_some_and(|r| r.is_string() || r.is_array());
         recording.push(entry);
+        replies += 1;
     }
     api
 }
@@ -136,6 +154,10 @@ pub fn read(
 /// more (as `loopstep record` writes it), or an error in place of the
 /// reply (an exception a ConverseStream sent); its status and message.
 fn failure(exchange: &Value, response: &Value) -> Option<String> {
+    // The stream broke off: `loopstep record` keeps the error beside it.
+    if let Some(broken) = exchange.get("error").and_then(Value::as_str) {
+        return Some(broken.to_owned());
+    }
     let status = exchange
         .get("status")
         .and_then(Value::as_u64)

@@ -12,6 +12,9 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
+#[cfg(feature = "parquet")]
+pub use parquet_file::ParquetRows;
+
 use crate::engine::{Event, Trace};
 use crate::transcript::Transcript;
 
@@ -34,22 +37,21 @@ pub const COLUMNS: [&str; 15] = [
     "max_turns",
 ];
 
-/// How rows are written.
+/// How rows are written as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     Csv,
     JsonLines,
 }
 
-/// Writes the rows of one replayed run: a row per step.
-pub fn write_run(
-    out: &mut impl Write,
-    shape: Shape,
-    file: &str,
-    run: &Transcript,
-    trace: &Trace,
-) -> io::Result<()> {
+#[cfg(feature = "parquet")]
+mod parquet_file;
+
+/// The rows of one replayed run: a row per step, its cells in the order
+/// of [`COLUMNS`], `null` where a step has none.
+pub fn rows(file: &str, run: &Transcript, trace: &Trace) -> Vec<Vec<Value>> {
     let outcome = trace.outcome().map_or("unfinished", |o| o.label());
+    let mut rows = Vec::with_capacity(trace.steps.len());
     for (number, step) in trace.steps.iter().enumerate() {
         let (stop_reason, tool, tool_error, usage, time) = match &step.event {
             Event::Call {
@@ -76,26 +78,30 @@ pub fn write_run(
             ),
             _ => (None, None, None, None, None),
         };
-        let row = json!([
-            file,
-            run.id,
-            step.turn,
-            number + 1,
-            step.event.phase().as_str(),
-            stop_reason,
-            tool,
-            tool_error,
-            usage.map(|u| u.all_input()),
-            usage.map(|u| u.output_tokens),
-            usage.map(|u| u.cache_read_tokens),
-            time.map(|t| t.started.as_str()),
-            time.map(|t| t.seconds()),
-            outcome,
-            run.max_turns.get(),
+        rows.push(vec![
+            json!(file),
+            json!(run.id),
+            json!(step.turn),
+            json!(number + 1),
+            json!(step.event.phase().as_str()),
+            json!(stop_reason),
+            json!(tool),
+            json!(tool_error),
+            json!(usage.map(|u| u.all_input())),
+            json!(usage.map(|u| u.output_tokens)),
+            json!(usage.map(|u| u.cache_read_tokens)),
+            json!(time.map(|t| t.started.as_str())),
+            json!(time.map(|t| t.seconds())),
+            json!(outcome),
+            json!(run.max_turns.get()),
         ]);
-        let Value::Array(cells) = row else {
-            unreachable!("a row is an array")
-        };
+    }
+    rows
+}
+
+/// Writes rows as CSV or JSON Lines.
+pub fn write_rows(out: &mut impl Write, shape: Shape, rows: Vec<Vec<Value>>) -> io::Result<()> {
+    for cells in rows {
         match shape {
             Shape::Csv => writeln!(out, "{}", csv_row(&cells))?,
             Shape::JsonLines => {
