@@ -100,48 +100,40 @@ impl<'a> CurveView<'a> {
         .areas(frame.area());
         let width = usize::from(frame.area().width);
         let height = usize::from(body.height);
-        let (heading, lines, selected, footer) = match &self.cut {
-            None => {
-                let lines: Vec<Line> = self
-                    .curve
-                    .points
-                    .iter()
-                    .map(|p| {
-                        let bar = crate::sweep::bar(p.answered, self.curve.runs, 30);
-                        let own = if p.own > 0 { " ◆" } else { "" };
-                        Line::from(format!(
-                            "{:>9}  {:>8}  {:>6}  {:>6}  {:>6}  {bar}{own}",
-                            p.max_turns, p.answered, p.none, p.halted, p.ended
-                        ))
-                    })
-                    .collect();
-                (
-                    say.sweep_view_title(self.curve.runs),
-                    lines,
-                    self.row,
-                    say.sweep_view_keys(),
-                )
-            }
+        let (heading, count, selected, footer) = match &self.cut {
+            None => (
+                say.sweep_view_title(self.curve.runs),
+                self.curve.points.len(),
+                self.row,
+                say.sweep_view_keys(),
+            ),
             Some((row, runs, at)) => {
                 let budget = self.curve.points[*row].max_turns;
-                let lines = runs
-                    .iter()
-                    .map(|&k| {
-                        let run = &self.runs[k];
-                        Line::from(say.sweep_view_run(
-                            run.needs,
-                            run.ending.label(),
-                            &run.run,
-                            &run.file,
-                        ))
-                    })
-                    .collect();
                 (
                     say.sweep_view_cuts(runs.len(), budget),
-                    lines,
+                    runs.len(),
                     *at,
                     say.sweep_view_run_keys(budget),
                 )
+            }
+        };
+        // Only the rows in view are written out, the cursor's among them.
+        let header = usize::from(self.cut.is_none());
+        let room = height.saturating_sub(header).max(1);
+        let first = selected.saturating_sub(room - 1);
+        let row_text = |k: usize| match &self.cut {
+            None => {
+                let p = &self.curve.points[k];
+                let bar = crate::sweep::bar(p.answered, self.curve.runs, 30);
+                let own = if p.own > 0 { " ◆" } else { "" };
+                format!(
+                    "{:>9}  {:>8}  {:>6}  {:>6}  {:>6}  {bar}{own}",
+                    p.max_turns, p.answered, p.none, p.halted, p.ended
+                )
+            }
+            Some((_, runs, _)) => {
+                let run = &self.runs[runs[k]];
+                say.sweep_view_run(run.needs, run.ending.label(), &run.run, &run.file)
             }
         };
         frame.render_widget(
@@ -149,20 +141,19 @@ impl<'a> CurveView<'a> {
             title,
         );
         let mut shown: Vec<Line> = Vec::new();
-        if self.cut.is_none() {
+        if header == 1 {
             shown.push(Line::styled(crate::sweep::header(say), theme::LABEL));
         }
-        // The cursor's row stays in view.
-        let room = height.saturating_sub(shown.len()).max(1);
-        let first = selected.saturating_sub(room - 1);
-        for (k, line) in lines.into_iter().enumerate().skip(first).take(room) {
+        for k in first..count.min(first + room) {
             let style = if k == selected {
                 theme::NODE_CURRENT
             } else {
                 theme::TEXT
             };
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            shown.push(Line::from(Span::styled(one_line(&text, width), style)));
+            shown.push(Line::from(Span::styled(
+                one_line(&row_text(k), width),
+                style,
+            )));
         }
         frame.render_widget(Paragraph::new(shown), body);
         frame.render_widget(

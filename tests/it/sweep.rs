@@ -246,40 +246,49 @@ fn memory_stays_flat_as_the_corpus_grows() {
 
 #[test]
 #[ignore = "needs the duckdb Python package, which .ci/run installs"]
-fn duckdb_computes_the_same_curve_from_the_table() {
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("steps.csv");
-    let _ = std::fs::remove_file(&out);
-    common::printed(&["table", &transcripts(), "-o", out.to_str().unwrap()]);
+fn duckdb_computes_the_same_curve_from_the_table_in_csv_and_in_parquet() {
     let json = swept(&[&transcripts(), "--max-turns", "1..100"]);
-    // The README's query: a run answers under N when its outcome is
-    // answered and its last turn is below N.
-    let query = "WITH runs AS (SELECT file, run, any_value(outcome) AS outcome, max(turn) + 1 AS needs \
-                 FROM read_csv_auto(?) GROUP BY file, run), \
-                 budgets AS (SELECT range AS max_turns FROM range(1, 101)) \
-                 SELECT max_turns, count(*) FILTER (WHERE outcome = 'answered' AND needs <= max_turns) \
-                 FROM budgets, runs GROUP BY max_turns ORDER BY max_turns";
-    let script = format!(
-        "import duckdb, json, sys\n\
-         rows = duckdb.connect().execute({query:?}, [sys.argv[1]]).fetchall()\n\
-         print(json.dumps([r[1] for r in rows]))"
-    );
-    let result = std::process::Command::new("python3")
-        .args(["-c", &script, out.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    let from_duckdb: Vec<u64> = serde_json::from_slice(&result.stdout).unwrap();
     let from_sweep: Vec<u64> = json["budgets"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| b["answered"].as_u64().unwrap())
         .collect();
-    assert_eq!(from_duckdb, from_sweep);
+    for name in ["steps.csv", "steps.parquet"] {
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_file(&out);
+        common::printed(&["table", &transcripts(), "-o", out.to_str().unwrap()]);
+        // The README's query: a run answers under N when its outcome is
+        // answered and its last turn is below N.
+        let reader = if name.ends_with(".csv") {
+            "read_csv_auto"
+        } else {
+            "read_parquet"
+        };
+        let query = format!(
+            "WITH runs AS (SELECT file, run, any_value(outcome) AS outcome, max(turn) + 1 AS needs \
+             FROM {reader}(?) GROUP BY file, run), \
+             budgets AS (SELECT range AS max_turns FROM range(1, 101)) \
+             SELECT max_turns, count(*) FILTER (WHERE outcome = 'answered' AND needs <= max_turns) \
+             FROM budgets, runs GROUP BY max_turns ORDER BY max_turns"
+        );
+        let script = format!(
+            "import duckdb, json, sys\n\
+             rows = duckdb.connect().execute({query:?}, [sys.argv[1]]).fetchall()\n\
+             print(json.dumps([r[1] for r in rows]))"
+        );
+        let result = std::process::Command::new("python3")
+            .args(["-c", &script, out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            result.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let from_duckdb: Vec<u64> = serde_json::from_slice(&result.stdout).unwrap();
+        assert_eq!(from_duckdb, from_sweep, "{name}");
+    }
 }
 
 #[test]
