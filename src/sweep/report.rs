@@ -1,8 +1,6 @@
 //! A sweep written out: a table and a curve for the terminal, JSON and
 //! CSV for tools.
 
-use serde_json::{Value, json};
-
 use super::{Curve, Point, Swept};
 use crate::narrate::Say;
 use crate::text::sanitize;
@@ -105,17 +103,31 @@ pub fn bar(part: usize, whole: usize, width: usize) -> String {
     bar
 }
 
-pub fn json(curve: &Curve, swept: &Swept, files: usize) -> Value {
-    json!({
-        "runs": curve.runs,
-        "files": files,
-        "unreadable": swept.unreadable,
-        "budgets": curve.points,
-        "answered_by": curve.answered_by,
-        "model_calls": curve.model_calls,
-        "tool_rounds": curve.tool_rounds,
-        "per_run": swept.runs,
-    })
+/// The sweep for tools, serialized as it is written: no copy of the runs
+/// is built first, so a corpus of many runs costs no more than its results.
+#[derive(serde::Serialize)]
+pub struct Json<'a> {
+    runs: usize,
+    files: usize,
+    unreadable: &'a [super::Unreadable],
+    budgets: &'a [Point],
+    answered_by: super::Quantiles,
+    model_calls: Option<super::Spread>,
+    tool_rounds: Option<super::Spread>,
+    per_run: &'a [super::RunEnd],
+}
+
+pub fn json<'a>(curve: &'a Curve, swept: &'a Swept, files: usize) -> Json<'a> {
+    Json {
+        runs: curve.runs,
+        files,
+        unreadable: &swept.unreadable,
+        budgets: &curve.points,
+        answered_by: curve.answered_by,
+        model_calls: curve.model_calls,
+        tool_rounds: curve.tool_rounds,
+        per_run: &swept.runs,
+    }
 }
 
 /// One row per budget.
