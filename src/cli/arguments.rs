@@ -149,8 +149,8 @@ pub enum Command {
             loopstep sweep runs/ --max-turns 1..50     the budgets 1 to 50\n  \
             loopstep sweep runs/ --format json         for tools: every budget and every run's ending")]
     Sweep(commands::Sweep),
-    /// One row per step of every run, as CSV or JSON Lines (by OUT's
-    /// extension), for DuckDB, Spark or a spreadsheet.
+    /// One row per step of every run, as CSV, JSON Lines or Parquet (by
+    /// OUT's extension), for DuckDB, Spark or a spreadsheet.
     Table(commands::Table),
     /// Run your own agent through a recording proxy and replay what it did:
     /// `loopstep record -- python agent.py`.
