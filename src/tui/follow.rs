@@ -135,30 +135,13 @@ impl Growing<'_> {
 
 impl EventSource for Growing<'_> {
     fn next_event(&mut self) -> io::Result<Option<TermEvent>> {
-        loop {
-            if self.grown() {
-                return Ok(None);
-            }
-            if self.events.poll(WATCH)? {
-                return self.events.next_event();
-            }
-        }
+        let mut events = TerminalEvents;
+        events.next_unless(WATCH, || self.grown())
     }
 
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
-        let until = std::time::Instant::now() + timeout;
-        loop {
-            if self.grown() {
-                return Ok(true);
-            }
-            let left = until.saturating_duration_since(std::time::Instant::now());
-            if self.events.poll(left.min(WATCH))? {
-                return Ok(true);
-            }
-            if left <= WATCH {
-                return Ok(false);
-            }
-        }
+        let mut events = TerminalEvents;
+        events.poll_unless(timeout, WATCH, || self.grown())
     }
 
     fn copy(&mut self, text: &str) -> io::Result<()> {

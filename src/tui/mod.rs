@@ -85,6 +85,48 @@ impl EventSource for TerminalEvents {
     }
 }
 
+impl TerminalEvents {
+    /// The next event, looking every `every` whether `done` ends the wait
+    /// first (`None` then): for a screen that also watches something else.
+    fn next_unless(
+        &mut self,
+        every: Duration,
+        mut done: impl FnMut() -> bool,
+    ) -> io::Result<Option<TermEvent>> {
+        loop {
+            if done() {
+                return Ok(None);
+            }
+            if self.poll(every)? {
+                return self.next_event();
+            }
+        }
+    }
+
+    /// Whether an event comes within `timeout`, or `done` says so first,
+    /// looked at every `every`.
+    fn poll_unless(
+        &mut self,
+        timeout: Duration,
+        every: Duration,
+        mut done: impl FnMut() -> bool,
+    ) -> io::Result<bool> {
+        let until = Instant::now() + timeout;
+        loop {
+            if done() {
+                return Ok(true);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if self.poll(left.min(every))? {
+                return Ok(true);
+            }
+            if left <= every {
+                return Ok(false);
+            }
+        }
+    }
+}
+
 /// A fixed list of events, for tests. A script waits for the work between
 /// frames to finish before its next key, so that it plays the same every time.
 pub struct ScriptedEvents<I>(pub I);

@@ -11,7 +11,7 @@ use std::cell::{OnceCell, RefCell};
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::bail;
 use crossterm::event::Event as TermEvent;
@@ -187,33 +187,16 @@ impl<E> EventSource for Watching<E> {
         if self.loads.is_none() {
             return self.events.next_event();
         }
-        loop {
-            if self.arrived() {
-                return Ok(None);
-            }
-            if self.events.poll(WATCH)? {
-                return self.events.next_event();
-            }
-        }
+        let mut events = TerminalEvents;
+        events.next_unless(WATCH, || self.arrived())
     }
 
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
         if self.loads.is_none() {
             return self.events.poll(timeout);
         }
-        let until = Instant::now() + timeout;
-        loop {
-            if self.arrived() {
-                return Ok(true);
-            }
-            let left = until.saturating_duration_since(Instant::now());
-            if self.events.poll(left.min(WATCH))? {
-                return Ok(true);
-            }
-            if left <= WATCH {
-                return Ok(false);
-            }
-        }
+        let mut events = TerminalEvents;
+        events.poll_unless(timeout, WATCH, || self.arrived())
     }
 
     fn copy(&mut self, text: &str) -> io::Result<()> {
