@@ -18,7 +18,7 @@ use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
 use crate::narrate::{Say, Trouble};
 use crate::sweep::{Curve, Ending, RunEnd};
-use crate::text::one_line;
+use crate::text::{one_line, sanitize};
 use crate::transcript::{Localized, Opening};
 
 /// What the curve screen shows, and where its cursor is.
@@ -133,7 +133,9 @@ impl<'a> CurveView<'a> {
             }
             Some((_, runs, _)) => {
                 let run = &self.runs[runs[k]];
-                say.sweep_view_run(run.needs, run.ending.label(), &run.run, &run.file)
+                // Names from the files themselves: made safe for a terminal.
+                let (name, file) = (sanitize(&run.run), sanitize(&run.file));
+                say.sweep_view_run(run.needs, run.ending.label(), &name, &file)
             }
         };
         frame.render_widget(

@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -10,6 +10,7 @@ use clap::Args;
 
 use crate::cli::failure::Failure;
 use crate::cli::settings::Globals;
+use crate::cli::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::record::{self, Options};
@@ -58,21 +59,23 @@ fn parse_upstream(text: &str) -> Result<String, String> {
 }
 
 impl Record {
-    /// Records; exits with COMMAND's exit code (1 when a signal ended it).
+    /// Records; exits with COMMAND's exit code (128 + N when signal N
+    /// ended it).
     pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<ExitCode, Failure> {
         let out = self.output.unwrap_or_else(default_name);
-        // Refused before anything starts: the screen must never show an
-        // old recording as this one.
-        if !self.force && out.exists() {
-            let shown = crate::text::sanitize(&out.display().to_string());
-            return Err(Failure::Refused(crate::narrate::Refusal::Exists { shown }));
-        }
         let say = Say::new(globals.lang, Dialect::default());
         let aside = self.play.then(|| {
             let mut name = out.clone().into_os_string();
             name.push(".log");
             PathBuf::from(name)
         });
+        // The rules every written file keeps (never over a folder, an
+        // existing file without --force, a dangling link), checked before
+        // anything starts: the screen must never show an old recording as
+        // this one. No recording is being read, so none can be written over.
+        for file in std::iter::once(&out).chain(&aside) {
+            OutputFile::check(Path::new(""), file, self.force)?;
+        }
         let options = Options {
             out: out.clone(),
             force: self.force,

@@ -204,8 +204,14 @@ impl Table {
         }
         if self.output.as_os_str() == "-" {
             let stdout = std::io::stdout();
-            let mut lock = stdout.lock();
-            write(&mut lock).map_err(anyhow::Error::from)?;
+            if stdout.is_terminal() {
+                // Read on a screen: the texts the runs hold are made safe.
+                let mut rows = Vec::new();
+                write(&mut rows).map_err(anyhow::Error::from)?;
+                emit(&sanitize(&String::from_utf8_lossy(&rows)))?;
+            } else {
+                write(&mut stdout.lock()).map_err(anyhow::Error::from)?;
+            }
             return Ok(());
         }
         // Never over one of the recordings read.
