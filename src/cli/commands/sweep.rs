@@ -135,6 +135,9 @@ fn progress_bar(files: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// One run's rows of the step table, made as they are taken.
+type Rows<'a> = &'a mut dyn Iterator<Item = Vec<serde_json::Value>>;
+
 #[derive(Debug, Args)]
 pub struct Table {
     /// Files and folders of runs; folders are read through.
@@ -157,25 +160,24 @@ impl Table {
         let (files, unreadable) = sweep::files(&self.paths, say);
         let how = globals.opening(None);
         // Every run's rows, a file at a time, handed to `take`.
-        let each_run =
-            |take: &mut dyn FnMut(Vec<Vec<serde_json::Value>>) -> std::io::Result<()>| {
-                for file in &files {
-                    let shown = file.display().to_string();
-                    // A file that cannot be read is told, and left out.
-                    let source = match open_in(&shown, &how, globals.lang) {
-                        Ok(source) => source,
-                        Err(error) => {
-                            eprintln!("{}", say.table_left_out(&sanitize(&say.load_error(&error))));
-                            continue;
-                        }
-                    };
-                    for run in &source.runs {
-                        let trace = sweep::to_its_end(run, run.default_config(), run.max_turns);
-                        take(table::rows(&shown, run, &trace))?;
+        let each_run = |take: &mut dyn FnMut(Rows) -> std::io::Result<()>| {
+            for file in &files {
+                let shown = file.display().to_string();
+                // A file that cannot be read is told, and left out.
+                let source = match open_in(&shown, &how, globals.lang) {
+                    Ok(source) => source,
+                    Err(error) => {
+                        eprintln!("{}", say.table_left_out(&sanitize(&say.load_error(&error))));
+                        continue;
                     }
+                };
+                for run in &source.runs {
+                    let trace = sweep::to_its_end(run, run.default_config(), run.max_turns);
+                    take(&mut table::rows(&shown, run, &trace))?;
                 }
-                Ok::<(), std::io::Error>(())
-            };
+            }
+            Ok::<(), std::io::Error>(())
+        };
         let write = |out: &mut dyn Write| -> std::io::Result<()> {
             match extension.as_deref() {
                 #[cfg(feature = "parquet")]

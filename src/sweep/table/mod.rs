@@ -49,10 +49,14 @@ mod parquet_file;
 
 /// The rows of one replayed run: a row per step, its cells in the order
 /// of [`COLUMNS`], `null` where a step has none.
-pub fn rows(file: &str, run: &Transcript, trace: &Trace) -> Vec<Vec<Value>> {
+/// Made as they are written, so a run of many steps is never held twice.
+pub fn rows<'a>(
+    file: &'a str,
+    run: &'a Transcript,
+    trace: &'a Trace,
+) -> impl Iterator<Item = Vec<Value>> + 'a {
     let outcome = trace.outcome().map_or("unfinished", |o| o.label());
-    let mut rows = Vec::with_capacity(trace.steps.len());
-    for (number, step) in trace.steps.iter().enumerate() {
+    trace.steps.iter().enumerate().map(move |(number, step)| {
         let (stop_reason, tool, tool_error, usage, time) = match &step.event {
             Event::Call {
                 stop_reason,
@@ -78,7 +82,7 @@ pub fn rows(file: &str, run: &Transcript, trace: &Trace) -> Vec<Vec<Value>> {
             ),
             _ => (None, None, None, None, None),
         };
-        rows.push(vec![
+        vec![
             json!(file),
             json!(run.id),
             json!(step.turn),
@@ -94,13 +98,16 @@ pub fn rows(file: &str, run: &Transcript, trace: &Trace) -> Vec<Vec<Value>> {
             json!(time.map(|t| t.seconds())),
             json!(outcome),
             json!(run.max_turns.get()),
-        ]);
-    }
-    rows
+        ]
+    })
 }
 
 /// Writes rows as CSV or JSON Lines.
-pub fn write_rows(out: &mut impl Write, shape: Shape, rows: Vec<Vec<Value>>) -> io::Result<()> {
+pub fn write_rows(
+    out: &mut impl Write,
+    shape: Shape,
+    rows: impl Iterator<Item = Vec<Value>>,
+) -> io::Result<()> {
     for cells in rows {
         match shape {
             Shape::Csv => writeln!(out, "{}", csv_row(&cells))?,

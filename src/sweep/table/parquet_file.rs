@@ -50,10 +50,12 @@ impl ParquetRows {
         })
     }
 
-    pub fn push(&mut self, rows: Vec<Vec<Value>>) -> Result<()> {
-        self.pending.extend(rows);
-        if self.pending.len() >= ROW_GROUP {
-            self.flush()?;
+    pub fn push(&mut self, rows: impl Iterator<Item = Vec<Value>>) -> Result<()> {
+        for row in rows {
+            self.pending.push(row);
+            if self.pending.len() >= ROW_GROUP {
+                self.flush()?;
+            }
         }
         Ok(())
     }
