@@ -55,8 +55,13 @@ pub const STOPS: &[(&str, StopReason)] = &[
     ),
 ];
 
-/// TokenUsage: `inputTokens`, `outputTokens`, and the cache's reads and
-/// writes beside them.
+/// TokenUsage: `inputTokens` ("The number of tokens sent in the request to
+/// the model"), `outputTokens`, `cacheReadInputTokens` and
+/// `cacheWriteInputTokens`
+/// (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_TokenUsage.html).
+/// The page does not say whether the input count includes the cache's; it
+/// is read as beside it, as the Messages API counts for the Claude models
+/// Bedrock serves. The recordings here have no cache use to tell by.
 pub const USAGE: read::UsageKeys = read::UsageKeys {
     object: "usage",
     output_also: None,
