@@ -1,11 +1,11 @@
 //! The recording: one exchange a line (loopstep's exchange log, in JSON
-//! Lines), each appended whole once its response has ended and those
-//! asked before it are written, so that lines keep the order the requests
-//! came in and an agent killed mid-run still leaves a valid recording of
-//! every call it finished. Headers are never written; bodies are redacted
-//! unless asked.
+//! Lines), each appended whole as soon as its response has ended, whatever
+//! is still streaming beside it, so that an agent or a record killed
+//! mid-run still leaves every call it finished. A line's `seq` is the
+//! place its request came in; the importer puts lines back in that order.
+//! Headers are never written, nor a credential in a URL's query; bodies
+//! are redacted unless asked. The files are the user's alone (0600).
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
+use super::route::without_credentials;
 use crate::redact;
 
 /// One call as it crossed the proxy.
@@ -22,26 +23,33 @@ pub struct Exchange<'a> {
     pub url: &'a str,
     pub request: &'a [u8],
     pub status: u16,
+    /// What came of the response, whole or not.
     pub response: &'a [u8],
+    pub ended: Ended,
+}
+
+/// How a response ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// Whole.
+    Whole,
     /// The upstream's stream broke off, with this error.
-    pub broken: Option<String>,
-    /// The agent went away before the response ended (it cancelled, or
-    /// timed out and will ask again).
-    pub cancelled: bool,
+    Broken(String),
+    /// The agent went away before it ended (it cancelled, or timed out
+    /// and will ask again).
+    Cancelled,
+    /// Still streaming when record stopped.
+    Unfinished,
+    /// Larger than the size limit, in bytes: relayed whole, not kept.
+    TooLarge(u64),
 }
 
 pub struct Log {
-    file: Mutex<Ordered>,
+    file: Mutex<File>,
     redact: bool,
     written: AtomicUsize,
+    unfinished: AtomicUsize,
     asked: AtomicU64,
-}
-
-/// The file, and the lines done but waiting for an earlier one.
-struct Ordered {
-    file: File,
-    next: u64,
-    waiting: BTreeMap<u64, Option<String>>,
 }
 
 impl Log {
@@ -49,31 +57,33 @@ impl Log {
     /// unless `force`.
     pub fn create(path: &Path, force: bool) -> std::io::Result<Log> {
         Ok(Log {
-            file: Mutex::new(Ordered {
-                file: Log::create_file(path, force)?,
-                next: 0,
-                waiting: BTreeMap::new(),
-            }),
+            file: Mutex::new(Log::create_file(path, force)?),
             redact: true,
             written: AtomicUsize::new(0),
+            unfinished: AtomicUsize::new(0),
             asked: AtomicU64::new(0),
         })
     }
 
     /// A file of record's, created as the recording is: never over an
-    /// existing one unless `force`.
+    /// existing one unless `force`, readable by its owner only (it holds
+    /// the agent's prompts, and with `--no-redact` its secrets).
     pub fn create_file(path: &Path, force: bool) -> std::io::Result<File> {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
         let mut options = File::options();
-        options.write(true);
+        options.write(true).mode(0o600);
         if force {
             options.create(true).truncate(true);
         } else {
             options.create_new(true);
         }
-        options.open(path)
+        let file = options.open(path)?;
+        // A file that existed keeps its mode through open: set it.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        Ok(file)
     }
 
-    /// A place in the recording for a request that has just come in.
+    /// A place in the order of requests, for one that has just come in.
     pub fn reserve(&self) -> u64 {
         self.asked.fetch_add(1, Ordering::SeqCst)
     }
@@ -88,65 +98,78 @@ impl Log {
         self.written.load(Ordering::SeqCst)
     }
 
-    /// Puts the exchange of place `at` in the recording (none: the place
-    /// holds nothing), and writes every line whose turn has come, each
-    /// written and flushed whole.
-    pub fn finish(&self, at: u64, exchange: Option<&Exchange>) -> Result<(), Append> {
-        let line = exchange.map(|e| self.line(e).ok_or(Append::Unrecorded));
-        let (line, unrecorded) = match line {
-            Some(Err(unrecorded)) => (None, Some(unrecorded)),
-            Some(Ok(line)) => (Some(line), None),
-            None => (None, None),
-        };
-        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let ordered = &mut *guard;
-        ordered.waiting.insert(at, line);
-        while let Some(line) = ordered.waiting.remove(&ordered.next) {
-            ordered.next += 1;
-            if let Some(mut line) = line {
-                line.push('\n');
-                ordered
-                    .file
-                    .write_all(line.as_bytes())
-                    .map_err(Append::Io)?;
-                ordered.file.flush().map_err(Append::Io)?;
-                self.written.fetch_add(1, Ordering::SeqCst);
-            }
+    /// How many of them were still streaming when record stopped.
+    pub fn unfinished(&self) -> usize {
+        self.unfinished.load(Ordering::SeqCst)
+    }
+
+    /// Appends the exchange whose request came in at place `seq`, written
+    /// and flushed whole.
+    pub fn write(&self, seq: u64, exchange: &Exchange) -> Result<(), Append> {
+        let mut line = self.line(seq, exchange).ok_or(Append::Unrecorded)?;
+        line.push('\n');
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes()).map_err(Append::Io)?;
+        file.flush().map_err(Append::Io)?;
+        self.written.fetch_add(1, Ordering::SeqCst);
+        if exchange.ended == Ended::Unfinished {
+            self.unfinished.fetch_add(1, Ordering::SeqCst);
         }
-        unrecorded.map_or(Ok(()), Err)
+        Ok(())
     }
 
     /// The exchange's line; `None` for no model call loopstep can read: a
-    /// request that is no JSON object, a response neither JSON nor events.
-    fn line(&self, exchange: &Exchange) -> Option<String> {
+    /// request that is no JSON object, a whole response neither JSON nor
+    /// events.
+    fn line(&self, seq: u64, exchange: &Exchange) -> Option<String> {
         let request: Value = serde_json::from_slice(exchange.request).ok()?;
         if !request.is_object() {
             return None;
         }
-        let response = match serde_json::from_slice::<Value>(exchange.response) {
-            Ok(body) => body,
-            // A stream is kept as the text of its events, as recorders do.
-            Err(_) => match std::str::from_utf8(exchange.response) {
-                Ok(text) if is_events(text) => Value::String(text.to_owned()),
-                _ => return None,
-            },
+        let response = match (&exchange.ended, response_body(exchange.response)) {
+            (Ended::TooLarge(_), _) => Value::Null,
+            (_, Some(body)) => body,
+            (Ended::Whole, None) => return None,
+            // What came of a response cut short is kept as its text.
+            (_, None) => Value::String(String::from_utf8_lossy(exchange.response).into_owned()),
         };
         let mut line = json!({
-            "url": exchange.url,
+            "seq": seq,
+            "url": without_credentials(exchange.url),
             "status": exchange.status,
             "request": request,
             "response": response,
         });
-        if let Some(error) = &exchange.broken {
-            line["error"] = json!(error);
-        }
-        if exchange.cancelled {
-            line["cancelled"] = json!(true);
+        match &exchange.ended {
+            Ended::Whole => {}
+            Ended::Broken(error) => line["error"] = json!(error),
+            Ended::Cancelled => line["cancelled"] = json!(true),
+            Ended::Unfinished => {
+                line["cancelled"] = json!(true);
+                line["unfinished"] = json!(true);
+            }
+            Ended::TooLarge(size) => {
+                line["error"] = json!(format!(
+                    "the response was larger than the size limit ({size} bytes); not kept"
+                ));
+            }
         }
         if self.redact {
             redact::json_value(&mut line);
         }
         Some(line.to_string())
+    }
+}
+
+/// A response's body as the recording keeps it: its JSON, or a stream
+/// kept as the text of its events, as recorders do.
+fn response_body(bytes: &[u8]) -> Option<Value> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(body) => Some(body),
+        Err(_) => match std::str::from_utf8(bytes) {
+            Ok(text) if is_events(text) => Some(Value::String(text.to_owned())),
+            _ => None,
+        },
     }
 }
 
@@ -170,42 +193,62 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exchanges_keep_the_order_of_their_requests_streams_stay_text_secrets_go() {
-        let dir = std::env::temp_dir().join(format!("loopstep-log-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rec.jsonl");
-        let _ = std::fs::remove_file(&path);
+    fn each_exchange_is_written_as_it_ends_with_its_place_secrets_go_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rec.jsonl");
         let log = Log::create(&path, false).unwrap();
         let request = br#"{"model": "m", "messages": [{"role": "user", "content": "my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"}]}"#;
-        let exchange = |request: &'static [u8], response: &'static [u8]| Exchange {
-            url: "/v1/chat/completions",
+        let exchange = |request: &'static [u8], response: &'static [u8], ended| Exchange {
+            url: "/v1beta/models/g:generateContent?key=AIzaSyA-0123456789abcdefghijklmnopqrstu",
             request,
             status: 200,
             response,
-            broken: None,
-            cancelled: false,
+            ended,
         };
         let (first, second) = (log.reserve(), log.reserve());
-        // The second ends first: it waits for the first.
-        log.finish(second, Some(&exchange(request, br#"{"choices": []}"#)))
+        // The second ends first: it is written at once, not held back
+        // behind the first, which may stream for ever.
+        log.write(
+            second,
+            &exchange(request, br#"{"choices": []}"#, Ended::Whole),
+        )
+        .unwrap();
+        assert_eq!(log.written(), 1);
+        let stream = b"data: {\"a\": 1}\n\ndata: [DO";
+        log.write(first, &exchange(request, stream, Ended::Unfinished))
             .unwrap();
-        assert_eq!(log.written(), 0);
-        let stream = b"data: {\"a\": 1}\n\ndata: [DONE]\n\n";
-        log.finish(first, Some(&exchange(request, stream))).unwrap();
-        assert_eq!(log.written(), 2);
+        assert_eq!((log.written(), log.unfinished()), (2, 1));
         let third = log.reserve();
         assert!(matches!(
-            log.finish(third, Some(&exchange(b"", b"{}"))),
+            log.write(third, &exchange(b"", b"{}", Ended::Whole)),
             Err(Append::Unrecorded)
         ));
+        // A broken response that is no JSON is still kept, as text.
+        log.write(
+            third,
+            &exchange(request, b"{\"cho", Ended::Broken("cut".into())),
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text.lines().count(), 2);
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["seq"], 1);
+        assert_eq!(lines[1]["seq"], 0);
+        assert_eq!(lines[1]["unfinished"], true);
+        assert_eq!(lines[2]["response"], "{\"cho");
         assert!(!text.contains("sk-proj-abcdefghij"), "{text}");
-        let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert!(line["response"].as_str().unwrap().starts_with("data:"));
-        // Never over an existing file without force.
+        assert!(!text.contains("AIzaSyA"), "{text}");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // Never over an existing file without force; with it, private too.
         assert!(Log::create(&path, false).is_err());
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert!(Log::create(&path, true).is_ok());
-        std::fs::remove_dir_all(&dir).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 }

@@ -6,6 +6,8 @@
 //! it arrives, and appends every call to an exchange log that loopstep
 //! replays like any recording. COMMAND's exit code is record's.
 
+mod admit;
+mod connections;
 mod log;
 mod proxy;
 mod route;
@@ -14,18 +16,23 @@ use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use std::io::Write;
 
 use anyhow::Context;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 
-pub use route::is_upstream;
+pub use admit::{Admitted, Door, Refusal, admit};
+pub use connections::default_cap;
+pub use proxy::Limits;
+pub use route::{Family, UpstreamError, Upstreams, parse_upstream, without_credentials};
 
 use crate::narrate::{Say, Trouble};
+use connections::{Busy, Connections};
 use log::Log;
 use proxy::{Proxy, Told};
 
@@ -33,11 +40,13 @@ use proxy::{Proxy, Told};
 pub struct Options {
     pub out: PathBuf,
     pub force: bool,
-    /// Where every request goes, instead of the real API for its path.
-    pub upstream: Option<String>,
+    /// Where requests go, a family each or all of them, instead of the
+    /// real API of their family.
+    pub upstreams: Upstreams,
     /// Where to listen; a free port on 127.0.0.1 when not given.
     pub listen: Option<SocketAddr>,
     pub redact: bool,
+    pub limits: Limits,
     /// The agent to run; with none, record until Ctrl-C.
     pub command: Vec<OsString>,
     /// Where the agent's output and record's own notes go instead of the
@@ -55,7 +64,7 @@ pub struct Recorded {
 
 /// How long the recording waits, once the agent is gone, for responses
 /// still streaming to end.
-const LAST_RESPONSES: std::time::Duration = std::time::Duration::from_secs(10);
+const LAST_RESPONSES: Duration = Duration::from_secs(10);
 
 /// Records until COMMAND exits, or without one until Ctrl-C.
 pub fn record(options: Options, say: Say) -> anyhow::Result<Recorded> {
@@ -84,20 +93,18 @@ impl Notes {
     }
 }
 
-/// Where a request goes when `--upstream` is not given: a base URL the
-/// environment already set for that family (a DeepSeek key must not go to
-/// OpenAI), else the real API.
-fn upstreams(given: Option<String>) -> route::Upstreams {
-    let from_env = |name| {
-        std::env::var(name)
-            .ok()
-            .filter(|url| route::is_upstream(url))
-    };
-    route::Upstreams {
-        given,
-        openai: from_env("OPENAI_BASE_URL"),
-        anthropic: from_env("ANTHROPIC_BASE_URL"),
+/// Adds to the upstreams given the base URLs the environment already set
+/// for each family (a DeepSeek key must not go to OpenAI), before record
+/// replaces them for the agent.
+pub fn with_environment(mut upstreams: Upstreams) -> Upstreams {
+    for family in Family::ALL {
+        if let Ok(url) = std::env::var(family.base_url_variable())
+            && route::is_upstream(&url)
+        {
+            upstreams.set_from_env(family, url);
+        }
     }
+    upstreams
 }
 
 async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
@@ -109,7 +116,8 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
         address: address.to_string(),
     })?;
     let local = listener.local_addr().context(Trouble::StartProxy)?;
-    let url = format!("http://{local}");
+    let door = Door::new(local).context(Trouble::StartProxy)?;
+    let url = door.url();
     // Ctrl-C goes to the agent too, in the same process group: it is the
     // agent's to end on, and the recording waits for it. Taken from here
     // on, before the agent starts.
@@ -117,10 +125,13 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
         .context(Trouble::StartProxy)?;
     let mut command = options.command.split_first().map(|(program, args)| {
         let mut command = tokio::process::Command::new(program);
-        command
-            .args(args)
-            .env("OPENAI_BASE_URL", format!("{url}/v1"))
-            .env("ANTHROPIC_BASE_URL", &url);
+        command.args(args);
+        for family in Family::ALL {
+            command.env(
+                family.base_url_variable(),
+                format!("{url}{}", family.base_path()),
+            );
+        }
         (program.to_string_lossy().into_owned(), command)
     });
     let shown = options.out.display().to_string();
@@ -148,21 +159,20 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
     }
     let notes = Notes(aside.map(|file| Arc::new(std::sync::Mutex::new(file))));
     let told_notes = notes.clone();
-    let tell = move |told: Told| {
-        told_notes.say(&match told {
-            Told::Unrecorded { method, path } => say.record_unrecorded(&method, &path),
-            Told::UpstreamFailed { target, error } => say.record_upstream_failed(&target, &error),
-            Told::WriteFailed { error } => say.record_write_failed(&error),
-        });
-    };
+    let tell = move |told: Told| told_notes.say(&worded(say, told));
     let proxy = Arc::new(Proxy::new(
-        upstreams(options.upstream.clone()),
+        options.upstreams,
+        door,
         Arc::clone(&log),
+        options.limits,
         Box::new(tell),
     ));
     let mut pending = proxy.pending.subscribe();
     let accepting = tokio::spawn(accept(listener, Arc::clone(&proxy)));
     notes.say(&say.record_started(&url, &shown));
+    if !local.ip().is_loopback() {
+        notes.say(&say.record_open_beyond_loopback(&local.to_string()));
+    }
     let exit = match command {
         Some((shown_command, mut command)) => {
             let mut child = command.spawn().context(Trouble::StartCommand {
@@ -182,18 +192,44 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
             None
         }
     };
-    // Responses still streaming are written before the recording closes,
-    // for as long as they take up to a bound, or until another Ctrl-C.
+    // Responses still streaming are written when they end, for as long as
+    // they take up to a bound, or until another Ctrl-C; then as they are.
     tokio::select! {
         _ = tokio::time::timeout(LAST_RESPONSES, pending.wait_for(|n| *n == 0)) => {}
         _ = interrupts.recv() => {}
     }
+    proxy.stopping.send_replace(true);
+    let _ = tokio::time::timeout(Duration::from_secs(2), pending.wait_for(|n| *n == 0)).await;
     accepting.abort();
-    notes.say(&say.record_done(log.written(), &shown));
+    notes.say(&say.record_done(log.written(), log.unfinished(), &shown));
     Ok(Recorded {
         calls: log.written(),
         exit,
     })
+}
+
+/// A note of the proxy's in words. Paths come from whoever sent the
+/// request: made safe for a terminal and redacted, as any text from
+/// outside.
+fn worded(say: Say, told: Told) -> String {
+    let safe = |text: &str| crate::text::sanitize(&crate::redact::redact(text));
+    match told {
+        Told::Unrecorded { method, path } => say.record_unrecorded(&safe(&method), &safe(&path)),
+        Told::Refused { method, path, why } => {
+            let why = match why {
+                Refusal::Host => say.record_refused_host(),
+                Refusal::Token => say.record_refused_token(),
+                Refusal::NoFamily => say.record_refused_family(),
+                Refusal::NoUpstream(_) => say.record_refused_bedrock(),
+            };
+            say.record_refused(&safe(&method), &safe(&path), why)
+        }
+        Told::TooLarge { path, limit } => say.record_too_large(&safe(&path), limit),
+        Told::UpstreamFailed { target, error } => {
+            say.record_upstream_failed(&safe(&target), &safe(&error))
+        }
+        Told::WriteFailed { error } => say.record_write_failed(&error),
+    }
 }
 
 /// The agent's exit code, or 128 + the signal that ended it.
@@ -205,19 +241,56 @@ fn exit_code(status: std::process::ExitStatus) -> i32 {
         .unwrap_or(1)
 }
 
-/// Takes connections until aborted, each served on its own task.
+/// Takes connections until aborted, each served on its own task, at most
+/// the cap at once; connections idle for the timeout are closed.
 async fn accept(listener: TcpListener, proxy: Arc<Proxy>) {
+    let limits = proxy.limits;
+    let connections = Arc::new(Connections::new(limits.connections));
+    let mut sweep = tokio::time::interval((limits.idle / 4).max(Duration::from_millis(100)));
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
+        let taken = tokio::select! {
+            _ = sweep.tick() => {
+                connections.close_idle(limits.idle);
+                continue;
+            }
+            taken = async {
+                connections.room().await;
+                listener.accept().await
+            } => taken,
         };
-        let proxy = Arc::clone(&proxy);
+        let stream = match taken {
+            Ok((stream, _)) => stream,
+            // Out of descriptors (EMFILE, ENFILE) or a connection gone
+            // before it was taken: waiting lets connections close, where
+            // trying again at once would spin (as tokio's `accept` docs
+            // warn).
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let (id, connection) = connections.add();
+        let (proxy, connections) = (Arc::clone(&proxy), Arc::clone(&connections));
         tokio::spawn(async move {
-            let service = service_fn(move |request| Arc::clone(&proxy).handle(request));
+            let for_requests = Arc::clone(&connection);
+            let service = service_fn(move |request| {
+                let busy = Busy::new(&for_requests);
+                Arc::clone(&proxy).handle(busy, request)
+            });
+            let serving = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.idle)
+                .serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(serving);
             // A connection the agent drops ends here; nothing to report.
-            let _ = http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            tokio::select! {
+                _ = serving.as_mut() => {}
+                _ = connection.close.notified() => {
+                    serving.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(limits.idle, serving).await;
+                }
+            }
+            connections.remove(id);
         });
     }
 }

@@ -271,7 +271,7 @@ fn recorded_and_replayed(name: &str, canned: Vec<Canned>, agent_file: &str, args
         String::from_utf8_lossy(&done.stdout).contains("Today is 2026-12-02."),
         "{name}"
     );
-    assert!(said.contains("recorded 2 model call(s)"), "{name}: {said}");
+    assert!(said.contains("recorded 2 model calls"), "{name}: {said}");
     // The key reached the upstream, and never the recording.
     let first = seen.lock().unwrap()[0].clone();
     assert!(

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
@@ -13,7 +13,7 @@ use crate::cli::settings::Globals;
 use crate::cli::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
-use crate::record::{self, Options};
+use crate::record::{self, Family, Limits, Options, UpstreamError, Upstreams};
 use crate::tui;
 
 #[derive(Debug, Args)]
@@ -26,14 +26,30 @@ pub struct Record {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
-    /// Send every request here instead of the real API its path belongs
-    /// to (api.openai.com, api.anthropic.com): DeepSeek
+    /// Where requests go instead of the real API of their family
+    /// (api.openai.com, api.anthropic.com, generativelanguage.googleapis.com).
+    /// `URL` takes every request, whatever its API: DeepSeek
     /// (https://api.deepseek.com), a gateway, a local server.
-    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
-    pub upstream: Option<String>,
-    /// Listen here instead of a free port on 127.0.0.1.
+    /// `FAMILY=URL` takes one family's only (openai, anthropic, gemini,
+    /// bedrock), and may be given once for each. Bedrock's requests need
+    /// one: they are signed for the proxy's address, which AWS refuses.
+    #[arg(long, value_name = "[FAMILY=]URL", value_parser = parse_upstream)]
+    pub upstream: Vec<(Option<Family>, String)>,
+    /// Listen here instead of a free port on 127.0.0.1. An address other
+    /// machines can reach is taken with a warning; requests must still
+    /// carry the recording's token, which only the agent is handed.
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<SocketAddr>,
+    /// Close a connection that sends nothing for this long: no request,
+    /// or no more of its headers or body.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub idle_timeout: u64,
+    /// Serve at most this many connections at once; at the cap, the one
+    /// idle longest is closed [default: a quarter of the open-file limit,
+    /// 16 to 512].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub connections: Option<u64>,
     /// Write bodies as they came, secrets and all (they are redacted by
     /// default, as `import --redact` does; headers are never written).
     #[arg(long)]
@@ -48,14 +64,16 @@ pub struct Record {
     pub command: Vec<OsString>,
 }
 
-fn parse_upstream(text: &str) -> Result<String, String> {
-    if record::is_upstream(text) {
-        Ok(text.to_owned())
-    } else {
-        Err(format!(
+fn parse_upstream(text: &str) -> Result<(Option<Family>, String), String> {
+    record::parse_upstream(text).map_err(|error| match error {
+        UpstreamError::Family => format!(
+            "`{text}` names no API family: write URL, or FAMILY=URL with openai, anthropic, \
+             gemini or bedrock"
+        ),
+        UpstreamError::Url => format!(
             "`{text}` is no http:// or https:// URL with a host, such as https://api.deepseek.com"
-        ))
-    }
+        ),
+    })
 }
 
 impl Record {
@@ -79,9 +97,16 @@ impl Record {
         let options = Options {
             out: out.clone(),
             force: self.force,
-            upstream: self.upstream,
+            upstreams: upstreams(self.upstream),
             listen: self.listen,
             redact: !self.no_redact,
+            limits: Limits {
+                max_size: globals.max_size,
+                idle: Duration::from_secs(self.idle_timeout),
+                connections: self
+                    .connections
+                    .map_or_else(record::default_cap, |n| n as usize),
+            },
             command: self.command,
             aside: aside.clone(),
         };
@@ -111,6 +136,18 @@ impl Record {
             None => ExitCode::SUCCESS,
         })
     }
+}
+
+/// The upstreams given, and then those the environment set.
+fn upstreams(given: Vec<(Option<Family>, String)>) -> Upstreams {
+    let mut upstreams = Upstreams::default();
+    for (family, url) in given {
+        match family {
+            Some(family) => upstreams.set(family, url),
+            None => upstreams.every = Some(url),
+        }
+    }
+    record::with_environment(upstreams)
 }
 
 /// `recording-2026-12-02T04-10-59.exchanges.jsonl`, the time in UTC.

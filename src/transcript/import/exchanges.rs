@@ -21,6 +21,17 @@ use crate::dialect::{Dialect, stream};
 use crate::engine::{Block, Message, Role, Timing};
 use crate::transcript::Note;
 
+/// The exchanges in the order their requests were made: `loopstep
+/// record` writes each call as it ends, with `seq`, the place its request
+/// came in; lines without one follow, in their order in the file.
+fn in_request_order(exchanges: &[Value]) -> Vec<&Value> {
+    let mut ordered: Vec<&Value> = exchanges.iter().collect();
+    if ordered.iter().any(|e| e.get("seq").is_some()) {
+        ordered.sort_by_key(|e| e.get("seq").and_then(Value::as_u64).unwrap_or(u64::MAX));
+    }
+    ordered
+}
+
 /// Reads the exchanges into `recording`; returns the API they speak.
 pub fn read(
     exchanges: &[Value],
@@ -28,6 +39,7 @@ pub fn read(
     reader: &mut Reader,
     notes: &mut Vec<Note>,
 ) -> Dialect {
+    let exchanges = in_request_order(exchanges);
     // A failed call's body is the API's error, in no API's shape.
     let api = exchanges
         .iter()
@@ -38,7 +50,7 @@ pub fn read(
     let mut by_item = HashMap::new();
     let mut paired = HashSet::new();
     let mut replies = 0;
-    for (k, exchange) in exchanges.iter().enumerate() {
+    for (k, &exchange) in exchanges.iter().enumerate() {
         let (Some(request), Some(response)) = (exchange.get("request"), response_of(exchange))
         else {
             notes.push(Note::ExchangeIncomplete { number: k + 1 });
