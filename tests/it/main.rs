@@ -27,6 +27,7 @@ mod properties;
 mod readme;
 mod real_logs;
 mod record;
+mod record_safety;
 mod redact;
 mod replay;
 mod robustness;

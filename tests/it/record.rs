@@ -20,15 +20,26 @@ pub struct Canned {
     content_type: &'static str,
     chunks: Vec<String>,
     pause: Duration,
+    /// The body ends in a chunk that is not one, and the connection closes.
+    malformed: bool,
 }
 
 impl Canned {
-    fn json(body: serde_json::Value) -> Canned {
+    pub fn json(body: serde_json::Value) -> Canned {
         Canned {
             status: 200,
             content_type: "application/json",
             chunks: vec![body.to_string()],
             pause: Duration::ZERO,
+            malformed: false,
+        }
+    }
+
+    /// The same, its body ending in a chunk that is not one.
+    pub fn broken_off(self) -> Canned {
+        Canned {
+            malformed: true,
+            ..self
         }
     }
 
@@ -43,10 +54,11 @@ impl Canned {
             content_type: "text/event-stream",
             chunks,
             pause: Duration::ZERO,
+            malformed: false,
         }
     }
 
-    fn events(events: &[serde_json::Value], pause: Duration) -> Canned {
+    pub fn events(events: &[serde_json::Value], pause: Duration) -> Canned {
         let mut chunks: Vec<String> = events.iter().map(|e| format!("data: {e}\n\n")).collect();
         chunks.push("data: [DONE]\n\n".into());
         Canned {
@@ -54,16 +66,17 @@ impl Canned {
             content_type: "text/event-stream",
             chunks,
             pause,
+            malformed: false,
         }
     }
 }
 
 /// What the fake upstream was sent: each request's head and body.
-type Seen = Arc<Mutex<Vec<String>>>;
+pub type Seen = Arc<Mutex<Vec<String>>>;
 
 /// A fake API on a free port of 127.0.0.1 answering requests with
 /// `canned`, in order, on any connection; its URL, and what it was sent.
-fn fake_upstream(canned: Vec<Canned>) -> (String, Seen) {
+pub fn fake_upstream(canned: Vec<Canned>) -> (String, Seen) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let queue = Arc::new(Mutex::new(canned.into_iter()));
@@ -118,8 +131,17 @@ fn serve(stream: TcpStream, queue: &Mutex<std::vec::IntoIter<Canned>>, seen: &Se
             if k > 0 {
                 thread::sleep(canned.pause);
             }
-            write!(out, "{:x}\r\n{chunk}\r\n", chunk.len()).unwrap();
-            out.flush().unwrap();
+            // The proxy may have let this response go: so may the fake.
+            if write!(out, "{:x}\r\n{chunk}\r\n", chunk.len())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+        if canned.malformed {
+            let _ = out.write_all(b"zz\r\nnot a chunk");
+            return;
         }
         out.write_all(b"0\r\n\r\n").unwrap();
         out.flush().unwrap();
@@ -221,11 +243,11 @@ fn seed_001_messages(streamed: bool) -> Vec<Canned> {
     ]
 }
 
-fn agent(name: &str) -> String {
+pub fn agent(name: &str) -> String {
     common::fixture(&format!("agents/{name}"))
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub fn scratch(name: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("record-{name}.jsonl"));
     let _ = std::fs::remove_file(&path);
     path
