@@ -79,6 +79,36 @@ fn every_fake_secret_is_replaced_by_the_marker_of_its_kind() {
     }
 }
 
+/// A Google Cloud service account's key file, as `gcloud iam
+/// service-accounts keys create` writes it (the fields of
+/// https://cloud.google.com/iam/docs/keys-create-delete), made up.
+fn service_account() -> serde_json::Value {
+    json!({
+        "type": "service_account",
+        "project_id": "demo-4711",
+        "private_key_id": "a7c1745c2f66d99c9d7ceec3be5861355caf5d47",
+        "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n0CPuoho8wq0u2HBaf0C7E4JLA+h0IoTP55EOqQDHyOXwRR7e7YVY\n-----END PRIVATE KEY-----\n",
+        "client_email": "bot@demo-4711.iam.gserviceaccount.com",
+        "client_id": "104857600123456789012",
+        "token_uri": "https://oauth2.googleapis.com/token"
+    })
+}
+
+#[test]
+fn a_service_account_key_file_loses_its_key_and_its_id_in_text_and_in_json() {
+    let mut file = service_account();
+    let mut markers = service_account();
+    markers["private_key_id"] = json!("[redacted: private key id]");
+    markers["private_key"] = json!("[redacted: private key]");
+    // As text, its PEM's line breaks escaped: the JSON a tool printed.
+    let text = serde_json::to_string_pretty(&file).unwrap();
+    let redacted: serde_json::Value = serde_json::from_str(&redact(&text)).unwrap();
+    assert_eq!(redacted, markers);
+    // As JSON, in a tool's input.
+    redact::json_value(&mut file);
+    assert_eq!(file, markers);
+}
+
 #[test]
 fn look_alikes_are_left_as_they_are_and_not_copied() {
     for line in fixture("lookalikes.txt") {
@@ -110,6 +140,15 @@ fn piece() -> impl Strategy<Value = String> {
         "github_pat_",
         "xoxb-",
         "xoxe.xoxp-",
+        "AIza",
+        "hf_",
+        "glpat-",
+        "npm_",
+        "SK",
+        "eyJhbGciOiJub25lIn0",
+        ".",
+        "AccountKey",
+        "private_key_id",
         "Bearer ",
         "bearer\t",
         "-----BEGIN RSA PRIVATE KEY-----",
