@@ -16,7 +16,7 @@ mod http;
 mod runs;
 mod tokens;
 
-pub use runs::{json_value, runs, source};
+pub use runs::{json_value, runs, source, summary};
 
 use std::borrow::Cow;
 

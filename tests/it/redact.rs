@@ -423,3 +423,28 @@ fn a_server_tool_s_result_is_redacted_like_the_rest_of_a_reply() {
     assert!(!text.contains(key), "{text}");
     assert!(text.contains("a page that leaks"), "{text}");
 }
+
+#[test]
+fn validate_prints_a_run_s_title_with_its_keys_redacted() {
+    // validate has no flag: it prints only the title of the run's texts,
+    // to tell which run it speaks of, and that needs no key.
+    let mut run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(LEAKY).unwrap()).unwrap();
+    let key = "glpat-6N-ib9WWUoFb4Ou_9elK";
+    run["title"] = json!(format!(
+        "Deploy with {key} and AIzavDJ9xP94KjM0N_g2JOFphOKBiUpPFIOaTMY"
+    ));
+    let path = std::env::temp_dir().join(format!(
+        "loopstep-validate-title-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, run.to_string()).unwrap();
+    let printed = printed(&["validate", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(!printed.contains(key), "{printed}");
+    assert!(!printed.contains("AIzavDJ9"), "{printed}");
+    assert!(
+        printed.contains("Deploy with [redacted: gitlab token]"),
+        "{printed}"
+    );
+}
