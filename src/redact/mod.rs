@@ -14,9 +14,11 @@
 mod encoded;
 mod http;
 mod runs;
+mod split;
 mod tokens;
 
 pub use runs::{json_value, runs, source, summary};
+pub use split::{event_stream, pieces};
 
 use std::borrow::Cow;
 
@@ -157,24 +159,7 @@ fn replaced(text: &str, found: impl Iterator<Item = Found>) -> Cow<'_, str> {
     for found in found {
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(&text[copied..found.start]);
-        let marker = marker(found.kind);
-        if found.kind.is_token() {
-            // A key wrapped over lines: each of its lines becomes the
-            // marker, so that the lines around it (where a quoted value
-            // stops, what starts a line) read alike the second time.
-            let lines = text[found.start..found.end].split('\n');
-            for (at, line) in lines.enumerate() {
-                if at > 0 {
-                    out.push('\n');
-                }
-                out.push_str(&marker);
-                if line.ends_with('\r') {
-                    out.push('\r');
-                }
-            }
-        } else {
-            out.push_str(&marker);
-        }
+        push_marker(out, text, found);
         copied = found.end;
     }
     match out {
@@ -183,6 +168,28 @@ fn replaced(text: &str, found: impl Iterator<Item = Found>) -> Cow<'_, str> {
             out.push_str(&text[copied..]);
             Cow::Owned(out)
         }
+    }
+}
+
+/// What replaces the secret `found` of `text`, pushed onto `out`.
+fn push_marker(out: &mut String, text: &str, found: Found) {
+    let marker = marker(found.kind);
+    if found.kind.is_token() {
+        // A key wrapped over lines: each of its lines becomes the
+        // marker, so that the lines around it (where a quoted value
+        // stops, what starts a line) read alike the second time.
+        let lines = text[found.start..found.end].split('\n');
+        for (at, line) in lines.enumerate() {
+            if at > 0 {
+                out.push('\n');
+            }
+            out.push_str(&marker);
+            if line.ends_with('\r') {
+                out.push('\r');
+            }
+        }
+    } else {
+        out.push_str(&marker);
     }
 }
 

@@ -201,7 +201,7 @@ pub fn json_value(value: &mut Value) {
 
 /// A tool's input redacted: its strings (raw JSON arguments among them),
 /// and whole the values of fields named like secrets.
-fn json(value: &Value) -> Option<Value> {
+pub(super) fn json(value: &Value) -> Option<Value> {
     match value {
         Value::String(text) => changed(text).map(Value::String),
         Value::Array(items) => each(items, json).map(Value::Array),

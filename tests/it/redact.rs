@@ -448,3 +448,135 @@ fn validate_prints_a_run_s_title_with_its_keys_redacted() {
         "{printed}"
     );
 }
+
+/// The data of each event of a stream: its JSON, or `None` for `[DONE]`;
+/// every event must be one or the other.
+fn events(stream: &str) -> Vec<Option<serde_json::Value>> {
+    stream
+        .split("\n\n")
+        .filter(|event| !event.trim().is_empty())
+        .map(|event| {
+            let data = event
+                .lines()
+                .find_map(|line| line.strip_prefix("data: "))
+                .unwrap_or_else(|| panic!("no data in {event:?}"));
+            (data != "[DONE]")
+                .then(|| serde_json::from_str(data).unwrap_or_else(|e| panic!("{data:?}: {e}")))
+        })
+        .collect()
+}
+
+/// A key a stream's deltas spell out, split in three.
+const STREAMED_KEY: &str = "sk-proj-5okeBPMJZIScC0vPfHaithAt6rKMSe8EHx21cauvjFJIH0Eo";
+
+fn thirds(key: &str) -> [&str; 3] {
+    let (one, rest) = key.split_at(key.len() / 3);
+    let (two, three) = rest.split_at(rest.len() / 2);
+    [one, two, three]
+}
+
+#[test]
+fn a_key_over_three_openai_chat_chunks_is_masked_and_each_event_still_parses() {
+    // Chat Completions chunks as the API streams them,
+    // https://platform.openai.com/docs/api-reference/chat-streaming.
+    let chunk = |content: &str| {
+        let chunk = json!({"id": "chatcmpl-9x", "object": "chat.completion.chunk", "created": 1736000000,
+            "model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]});
+        format!("data: {chunk}\n\n")
+    };
+    let [one, two, three] = thirds(STREAMED_KEY);
+    let deltas = [
+        "Your key is ",
+        &format!("`{one}"),
+        two,
+        &format!("{three}`."),
+        " Keep it safe.",
+    ];
+    let stream = deltas.iter().map(|d| chunk(d)).collect::<String>() + "data: [DONE]\n\n";
+    let redacted = redact::event_stream(&stream);
+    for piece in thirds(STREAMED_KEY) {
+        assert!(!redacted.contains(piece), "{piece} left in {redacted}");
+    }
+    let events = events(&redacted);
+    assert_eq!(events.len(), 6, "{redacted}");
+    assert_eq!(events[5], None, "[DONE] stays");
+    let text: String = events
+        .iter()
+        .flatten()
+        .map(|e| e["choices"][0]["delta"]["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "Your key is `[redacted: openai key]`. Keep it safe.");
+    // Events nothing changed in come back byte for byte.
+    assert!(redacted.starts_with(&chunk("Your key is ")));
+    assert!(redacted.ends_with(&(chunk(" Keep it safe.") + "data: [DONE]\n\n")));
+    assert_eq!(
+        redact::event_stream(&redacted),
+        redacted,
+        "redacting twice changes nothing more"
+    );
+}
+
+#[test]
+fn a_key_over_anthropic_content_block_deltas_is_masked_and_each_event_still_parses() {
+    // Messages streaming, https://docs.anthropic.com/en/api/messages-streaming:
+    // an `event:` line, then its data; the key spelled out in text deltas
+    // and again in a tool's input JSON.
+    let event = |name: &str, data: serde_json::Value| format!("event: {name}\ndata: {data}\n\n");
+    let text = |index: u32, text: &str| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": index,
+            "delta": {"type": "text_delta", "text": text}}),
+        )
+    };
+    let input = |json: &str| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": json}}),
+        )
+    };
+    let [one, two, three] = thirds(STREAMED_KEY);
+    let stream = [
+        event("message_start", json!({"type": "message_start", "message": {"id": "msg_01", "type": "message",
+            "role": "assistant", "model": "claude-sonnet-4-5", "content": [], "stop_reason": null}})),
+        event("content_block_start", json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "text", "text": ""}})),
+        text(0, &format!("I will set OPENAI_API_KEY={one}")),
+        text(0, two),
+        text(0, &format!("{three} now.")),
+        event("content_block_stop", json!({"type": "content_block_stop", "index": 0})),
+        input("{\"command\": \"export OPENAI_API_KEY="),
+        input(&format!("{one}{two}")),
+        input(&format!("{three}\"}}")),
+        ": a comment\n\n".to_owned(),
+        event("message_stop", json!({"type": "message_stop"})),
+    ]
+    .concat();
+    let redacted = redact::event_stream(&stream);
+    for piece in thirds(STREAMED_KEY) {
+        assert!(!redacted.contains(piece), "{piece} left in {redacted}");
+    }
+    assert!(redacted.contains(": a comment\n\n"));
+    assert_eq!(redacted.matches("event: content_block_delta\n").count(), 6);
+    let parsed: Vec<serde_json::Value> = redacted
+        .split("\n\n")
+        .filter_map(|e| e.lines().find_map(|l| l.strip_prefix("data: ")))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect();
+    let joined = |field: &str| -> String {
+        parsed
+            .iter()
+            .filter_map(|e| e["delta"][field].as_str())
+            .collect()
+    };
+    assert_eq!(
+        joined("text"),
+        "I will set OPENAI_API_KEY=[redacted: openai key] now."
+    );
+    let input: serde_json::Value = serde_json::from_str(&joined("partial_json")).unwrap();
+    assert_eq!(
+        input,
+        json!({"command": "export OPENAI_API_KEY=[redacted: openai key]"})
+    );
+}
