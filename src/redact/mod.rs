@@ -14,9 +14,11 @@
 mod encoded;
 mod http;
 mod runs;
+mod split;
 mod tokens;
 
-pub use runs::{json_value, runs, source};
+pub use runs::{json_value, runs, source, summary};
+pub use split::{event_stream, pieces};
 
 use std::borrow::Cow;
 
@@ -31,10 +33,21 @@ enum Kind {
     GithubToken,
     SlackToken,
     StripeKey,
+    GoogleApiKey,
+    HuggingFaceToken,
+    GitlabToken,
+    NpmToken,
+    TwilioApiKey,
+    JsonWebToken,
     BearerToken,
     /// The user and password of HTTP's Basic scheme.
     BasicCredentials,
     PrivateKey,
+    /// The value of `AccountKey` in an Azure Storage connection string.
+    AzureStorageKey,
+    /// The value of `private_key_id`, in a Google Cloud service account's
+    /// key file.
+    PrivateKeyId,
     /// The value of a name like `password`.
     Password,
     /// The value of a name like `secret` or `secret_access_key`.
@@ -56,6 +69,12 @@ impl Kind {
                 | Kind::GithubToken
                 | Kind::SlackToken
                 | Kind::StripeKey
+                | Kind::GoogleApiKey
+                | Kind::HuggingFaceToken
+                | Kind::GitlabToken
+                | Kind::NpmToken
+                | Kind::TwilioApiKey
+                | Kind::JsonWebToken
         )
     }
 
@@ -67,9 +86,17 @@ impl Kind {
             Kind::GithubToken => "github token",
             Kind::SlackToken => "slack token",
             Kind::StripeKey => "stripe key",
+            Kind::GoogleApiKey => "google api key",
+            Kind::HuggingFaceToken => "hugging face token",
+            Kind::GitlabToken => "gitlab token",
+            Kind::NpmToken => "npm token",
+            Kind::TwilioApiKey => "twilio api key",
+            Kind::JsonWebToken => "json web token",
             Kind::BearerToken => "bearer token",
             Kind::BasicCredentials => "basic credentials",
             Kind::PrivateKey => "private key",
+            Kind::AzureStorageKey => "azure storage key",
+            Kind::PrivateKeyId => "private key id",
             Kind::Password => "password",
             Kind::Secret => "secret",
             Kind::Token => "token",
@@ -132,24 +159,7 @@ fn replaced(text: &str, found: impl Iterator<Item = Found>) -> Cow<'_, str> {
     for found in found {
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(&text[copied..found.start]);
-        let marker = marker(found.kind);
-        if found.kind.is_token() {
-            // A key wrapped over lines: each of its lines becomes the
-            // marker, so that the lines around it (where a quoted value
-            // stops, what starts a line) read alike the second time.
-            let lines = text[found.start..found.end].split('\n');
-            for (at, line) in lines.enumerate() {
-                if at > 0 {
-                    out.push('\n');
-                }
-                out.push_str(&marker);
-                if line.ends_with('\r') {
-                    out.push('\r');
-                }
-            }
-        } else {
-            out.push_str(&marker);
-        }
+        push_marker(out, text, found);
         copied = found.end;
     }
     match out {
@@ -158,6 +168,28 @@ fn replaced(text: &str, found: impl Iterator<Item = Found>) -> Cow<'_, str> {
             out.push_str(&text[copied..]);
             Cow::Owned(out)
         }
+    }
+}
+
+/// What replaces the secret `found` of `text`, pushed onto `out`.
+fn push_marker(out: &mut String, text: &str, found: Found) {
+    let marker = marker(found.kind);
+    if found.kind.is_token() {
+        // A key wrapped over lines: each of its lines becomes the
+        // marker, so that the lines around it (where a quoted value
+        // stops, what starts a line) read alike the second time.
+        let lines = text[found.start..found.end].split('\n');
+        for (at, line) in lines.enumerate() {
+            if at > 0 {
+                out.push('\n');
+            }
+            out.push_str(&marker);
+            if line.ends_with('\r') {
+                out.push('\r');
+            }
+        }
+    } else {
+        out.push_str(&marker);
     }
 }
 
@@ -178,7 +210,7 @@ fn is_value(text: &str, start: usize, end: usize) -> bool {
 /// The bytes `secret_at` looks further at, to pass over the others fast.
 const STARTS: [bool; 256] = {
     let mut starts = [false; 256];
-    let bytes = b"-=:BbsrAgx";
+    let bytes = b"-=:BbsrAgxehnS";
     let mut i = 0;
     while i < bytes.len() {
         starts[bytes[i] as usize] = true;
@@ -195,7 +227,7 @@ fn secret_at(text: &str, at: usize) -> Option<Found> {
         b'=' => assigned(text, at),
         b':' => http::url_password(text, at).or_else(|| assigned(text, at)),
         b'B' | b'b' => http::bearer(text, at).or_else(|| http::basic(text, at)),
-        b's' | b'r' | b'A' | b'g' | b'x' => prefixed(text, at),
+        b's' | b'r' | b'A' | b'g' | b'x' | b'e' | b'h' | b'n' | b'S' => prefixed(text, at),
         _ => None,
     }
 }
@@ -432,9 +464,19 @@ fn closing(bytes: &[u8], start: usize, quote: u8, escaped: bool) -> Option<usize
 /// small letter, in any case: `GITHUB_TOKEN`, `accessToken`, `x-api-key`,
 /// `AWS_SECRET_ACCESS_KEY`; `max_tokens` and `tokenizer` are no secrets.
 /// `pwd` is not taken: `PWD` is the working directory.
+///
+/// Two names tell their kind more closely. `AccountKey` is the key of an
+/// Azure Storage connection string (`…;AccountName=…;AccountKey=…;…`,
+/// https://learn.microsoft.com/en-us/azure/storage/common/storage-configure-connection-string).
+/// `private_key_id` names the key in a Google Cloud service account's key
+/// file, beside its `private_key`
+/// (https://cloud.google.com/iam/docs/keys-create-delete): not the key,
+/// but what finds it among the account's keys, which a handout need not
+/// show.
 fn name_kind(name: &str) -> Option<Kind> {
     let (rest, last) = last_word(name);
-    let (_, before) = last_word(rest);
+    let (rest, before) = last_word(rest);
+    let (_, earlier) = last_word(rest);
     let is = |word: &str, names: &[&str]| names.iter().any(|n| word.eq_ignore_ascii_case(n));
     if is(last, &["password", "passwd", "passphrase"]) {
         Some(Kind::Password)
@@ -442,11 +484,23 @@ fn name_kind(name: &str) -> Option<Kind> {
         Some(Kind::Token)
     } else if is(last, &["apikey"]) || is(last, &["key"]) && is(before, &["api"]) {
         Some(Kind::ApiKey)
+    } else if is(name, &["AccountKey"]) {
+        Some(Kind::AzureStorageKey)
+    } else if is(last, &["id"]) && is(before, &["key"]) && is(earlier, &["private"]) {
+        Some(Kind::PrivateKeyId)
     } else if is(last, &["secret"])
         || is(last, &["key"])
             && is(
                 before,
-                &["secret", "private", "access", "signing", "encryption"],
+                &[
+                    "secret",
+                    "private",
+                    "access",
+                    "signing",
+                    "encryption",
+                    "account",
+                    "storage",
+                ],
             )
     {
         Some(Kind::Secret)
@@ -531,6 +585,12 @@ mod tests {
             ("key", None),
             ("monkey", None),
             ("aws_access_key_id", None),
+            ("AccountKey", Some(Kind::AzureStorageKey)),
+            ("AZURE_STORAGE_KEY", Some(Kind::Secret)),
+            ("private_key_id", Some(Kind::PrivateKeyId)),
+            ("privateKeyId", Some(Kind::PrivateKeyId)),
+            ("key_id", None),
+            ("AccountName", None),
         ] {
             assert_eq!(name_kind(name), kind, "{name}");
         }

@@ -79,6 +79,36 @@ fn every_fake_secret_is_replaced_by_the_marker_of_its_kind() {
     }
 }
 
+/// A Google Cloud service account's key file, as `gcloud iam
+/// service-accounts keys create` writes it (the fields of
+/// https://cloud.google.com/iam/docs/keys-create-delete), made up.
+fn service_account() -> serde_json::Value {
+    json!({
+        "type": "service_account",
+        "project_id": "demo-4711",
+        "private_key_id": "a7c1745c2f66d99c9d7ceec3be5861355caf5d47",
+        "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n0CPuoho8wq0u2HBaf0C7E4JLA+h0IoTP55EOqQDHyOXwRR7e7YVY\n-----END PRIVATE KEY-----\n",
+        "client_email": "bot@demo-4711.iam.gserviceaccount.com",
+        "client_id": "104857600123456789012",
+        "token_uri": "https://oauth2.googleapis.com/token"
+    })
+}
+
+#[test]
+fn a_service_account_key_file_loses_its_key_and_its_id_in_text_and_in_json() {
+    let mut file = service_account();
+    let mut markers = service_account();
+    markers["private_key_id"] = json!("[redacted: private key id]");
+    markers["private_key"] = json!("[redacted: private key]");
+    // As text, its PEM's line breaks escaped: the JSON a tool printed.
+    let text = serde_json::to_string_pretty(&file).unwrap();
+    let redacted: serde_json::Value = serde_json::from_str(&redact(&text)).unwrap();
+    assert_eq!(redacted, markers);
+    // As JSON, in a tool's input.
+    redact::json_value(&mut file);
+    assert_eq!(file, markers);
+}
+
 #[test]
 fn look_alikes_are_left_as_they_are_and_not_copied() {
     for line in fixture("lookalikes.txt") {
@@ -110,6 +140,15 @@ fn piece() -> impl Strategy<Value = String> {
         "github_pat_",
         "xoxb-",
         "xoxe.xoxp-",
+        "AIza",
+        "hf_",
+        "glpat-",
+        "npm_",
+        "SK",
+        "eyJhbGciOiJub25lIn0",
+        ".",
+        "AccountKey",
+        "private_key_id",
         "Bearer ",
         "bearer\t",
         "-----BEGIN RSA PRIVATE KEY-----",
@@ -383,4 +422,161 @@ fn a_server_tool_s_result_is_redacted_like_the_rest_of_a_reply() {
     let text = serde_json::to_string(&run.replies[0]).unwrap();
     assert!(!text.contains(key), "{text}");
     assert!(text.contains("a page that leaks"), "{text}");
+}
+
+#[test]
+fn validate_prints_a_run_s_title_with_its_keys_redacted() {
+    // validate has no flag: it prints only the title of the run's texts,
+    // to tell which run it speaks of, and that needs no key.
+    let mut run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(LEAKY).unwrap()).unwrap();
+    let key = "glpat-6N-ib9WWUoFb4Ou_9elK";
+    run["title"] = json!(format!(
+        "Deploy with {key} and AIzavDJ9xP94KjM0N_g2JOFphOKBiUpPFIOaTMY"
+    ));
+    let path = std::env::temp_dir().join(format!(
+        "loopstep-validate-title-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, run.to_string()).unwrap();
+    let printed = printed(&["validate", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(!printed.contains(key), "{printed}");
+    assert!(!printed.contains("AIzavDJ9"), "{printed}");
+    assert!(
+        printed.contains("Deploy with [redacted: gitlab token]"),
+        "{printed}"
+    );
+}
+
+/// The data of each event of a stream: its JSON, or `None` for `[DONE]`;
+/// every event must be one or the other.
+fn events(stream: &str) -> Vec<Option<serde_json::Value>> {
+    stream
+        .split("\n\n")
+        .filter(|event| !event.trim().is_empty())
+        .map(|event| {
+            let data = event
+                .lines()
+                .find_map(|line| line.strip_prefix("data: "))
+                .unwrap_or_else(|| panic!("no data in {event:?}"));
+            (data != "[DONE]")
+                .then(|| serde_json::from_str(data).unwrap_or_else(|e| panic!("{data:?}: {e}")))
+        })
+        .collect()
+}
+
+/// A key a stream's deltas spell out, split in three.
+const STREAMED_KEY: &str = "sk-proj-5okeBPMJZIScC0vPfHaithAt6rKMSe8EHx21cauvjFJIH0Eo";
+
+fn thirds(key: &str) -> [&str; 3] {
+    let (one, rest) = key.split_at(key.len() / 3);
+    let (two, three) = rest.split_at(rest.len() / 2);
+    [one, two, three]
+}
+
+#[test]
+fn a_key_over_three_openai_chat_chunks_is_masked_and_each_event_still_parses() {
+    // Chat Completions chunks as the API streams them,
+    // https://platform.openai.com/docs/api-reference/chat-streaming.
+    let chunk = |content: &str| {
+        let chunk = json!({"id": "chatcmpl-9x", "object": "chat.completion.chunk", "created": 1736000000,
+            "model": "gpt-4o-mini", "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]});
+        format!("data: {chunk}\n\n")
+    };
+    let [one, two, three] = thirds(STREAMED_KEY);
+    let deltas = [
+        "Your key is ",
+        &format!("`{one}"),
+        two,
+        &format!("{three}`."),
+        " Keep it safe.",
+    ];
+    let stream = deltas.iter().map(|d| chunk(d)).collect::<String>() + "data: [DONE]\n\n";
+    let redacted = redact::event_stream(&stream);
+    for piece in thirds(STREAMED_KEY) {
+        assert!(!redacted.contains(piece), "{piece} left in {redacted}");
+    }
+    let events = events(&redacted);
+    assert_eq!(events.len(), 6, "{redacted}");
+    assert_eq!(events[5], None, "[DONE] stays");
+    let text: String = events
+        .iter()
+        .flatten()
+        .map(|e| e["choices"][0]["delta"]["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "Your key is `[redacted: openai key]`. Keep it safe.");
+    // Events nothing changed in come back byte for byte.
+    assert!(redacted.starts_with(&chunk("Your key is ")));
+    assert!(redacted.ends_with(&(chunk(" Keep it safe.") + "data: [DONE]\n\n")));
+    assert_eq!(
+        redact::event_stream(&redacted),
+        redacted,
+        "redacting twice changes nothing more"
+    );
+}
+
+#[test]
+fn a_key_over_anthropic_content_block_deltas_is_masked_and_each_event_still_parses() {
+    // Messages streaming, https://docs.anthropic.com/en/api/messages-streaming:
+    // an `event:` line, then its data; the key spelled out in text deltas
+    // and again in a tool's input JSON.
+    let event = |name: &str, data: serde_json::Value| format!("event: {name}\ndata: {data}\n\n");
+    let text = |index: u32, text: &str| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": index,
+            "delta": {"type": "text_delta", "text": text}}),
+        )
+    };
+    let input = |json: &str| {
+        event(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": json}}),
+        )
+    };
+    let [one, two, three] = thirds(STREAMED_KEY);
+    let stream = [
+        event("message_start", json!({"type": "message_start", "message": {"id": "msg_01", "type": "message",
+            "role": "assistant", "model": "claude-sonnet-4-5", "content": [], "stop_reason": null}})),
+        event("content_block_start", json!({"type": "content_block_start", "index": 0,
+            "content_block": {"type": "text", "text": ""}})),
+        text(0, &format!("I will set OPENAI_API_KEY={one}")),
+        text(0, two),
+        text(0, &format!("{three} now.")),
+        event("content_block_stop", json!({"type": "content_block_stop", "index": 0})),
+        input("{\"command\": \"export OPENAI_API_KEY="),
+        input(&format!("{one}{two}")),
+        input(&format!("{three}\"}}")),
+        ": a comment\n\n".to_owned(),
+        event("message_stop", json!({"type": "message_stop"})),
+    ]
+    .concat();
+    let redacted = redact::event_stream(&stream);
+    for piece in thirds(STREAMED_KEY) {
+        assert!(!redacted.contains(piece), "{piece} left in {redacted}");
+    }
+    assert!(redacted.contains(": a comment\n\n"));
+    assert_eq!(redacted.matches("event: content_block_delta\n").count(), 6);
+    let parsed: Vec<serde_json::Value> = redacted
+        .split("\n\n")
+        .filter_map(|e| e.lines().find_map(|l| l.strip_prefix("data: ")))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect();
+    let joined = |field: &str| -> String {
+        parsed
+            .iter()
+            .filter_map(|e| e["delta"][field].as_str())
+            .collect()
+    };
+    assert_eq!(
+        joined("text"),
+        "I will set OPENAI_API_KEY=[redacted: openai key] now."
+    );
+    let input: serde_json::Value = serde_json::from_str(&joined("partial_json")).unwrap();
+    assert_eq!(
+        input,
+        json!({"command": "export OPENAI_API_KEY=[redacted: openai key]"})
+    );
 }

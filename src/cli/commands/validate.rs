@@ -7,6 +7,7 @@ use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::settings::Globals;
 use crate::narrate::Lang;
+use crate::redact;
 use crate::report;
 use crate::transcript::{Source, open_both};
 
@@ -25,10 +26,14 @@ impl Validate {
         // Read once (it may be a pipe); a transcript with texts in both
         // languages must hold in both.
         let (source, zh) = open_both(&path, &globals.opening(from))?;
-        let source = match (lang, zh) {
+        let mut source = match (lang, zh) {
             (Lang::Zh, Some(zh)) => Source { runs: zh, ..source },
             _ => source,
         };
+        // The summary names each run by its title, and a title can hold a
+        // key; redacted always, as there is no flag to ask, and before the
+        // title is cut to fit, which could leave a key's start unknown.
+        redact::summary(&mut source);
         emit(&report::summary(&path, &source, lang))?;
         Ok(())
     }
