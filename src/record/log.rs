@@ -155,6 +155,11 @@ impl Log {
             }
         }
         if self.redact {
+            // A stream's text first, as its deltas read once joined: a key
+            // the upstream sent over several events is whole only there.
+            if let Value::String(events) = &mut line["response"] {
+                *events = redact::event_stream(events);
+            }
             redact::json_value(&mut line);
         }
         Some(line.to_string())

@@ -302,3 +302,44 @@ fn a_response_the_upstream_breaks_off_is_still_recorded() {
     let line: serde_json::Value = serde_json::from_str(recording.lines().next().unwrap()).unwrap();
     assert!(line["error"].is_string(), "{line}");
 }
+
+#[test]
+fn a_key_the_upstream_streams_over_several_events_is_not_recorded() {
+    let chunk = |content: &str, finish: serde_json::Value| {
+        serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": finish}]})
+    };
+    let split = Canned::events(
+        &[
+            chunk("Your key is sk-proj-abcdefghij", serde_json::Value::Null),
+            chunk("klmnopqrstuvwxyz0123", serde_json::Value::Null),
+            chunk("456789ABCD, keep it safe.", "stop".into()),
+        ],
+        Duration::ZERO,
+    );
+    let (upstream, _) = fake_upstream(vec![split]);
+    let out = scratch("split-key");
+    let script = agent("get_today_stdlib.py");
+    let done = assert_cmd::Command::cargo_bin("loopstep")
+        .unwrap()
+        .args([
+            "record",
+            "--upstream",
+            &upstream,
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .args(["--", "python3", &script, "stream"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    // The agent got the key whole: only the recording is redacted.
+    assert!(text(&done.stdout).contains("sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"));
+    let recording = std::fs::read_to_string(&out).unwrap();
+    for piece in ["abcdefghij", "klmnopqrstuvwxyz0123", "456789ABCD"] {
+        assert!(!recording.contains(piece), "{piece} in {recording}");
+    }
+    let replayed = crate::common::printed(&["run", out.to_str().unwrap()]);
+    assert!(!replayed.contains("abcdefghij"), "{replayed}");
+    assert!(replayed.contains("keep it safe."), "{replayed}");
+}
