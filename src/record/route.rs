@@ -116,11 +116,25 @@ pub fn family(path_and_query: &str, headers: &HeaderMap) -> Option<Family> {
         Some(Family::Gemini)
     } else if path.starts_with("/v1/messages") || path.starts_with("/v1/complete") {
         Some(Family::Anthropic)
-    } else if path.starts_with("/v1/") || path == "/v1" {
+    } else if path.starts_with("/v1/") || path == "/v1" || is_openai_root(path) {
         Some(Family::OpenAi)
     } else {
         None
     }
+}
+
+/// OpenAI's paths with no version before them, as a client asks for them
+/// whose base URL has none (DeepSeek documents both forms).
+fn is_openai_root(path: &str) -> bool {
+    [
+        "/chat/completions",
+        "/responses",
+        "/completions",
+        "/embeddings",
+        "/models",
+    ]
+    .iter()
+    .any(|root| path == *root || path.starts_with(&format!("{root}/")))
 }
 
 /// `/v1/models/gemini-2.5-pro:generateContent`: a model's method after a
@@ -387,6 +401,12 @@ mod tests {
         assert_eq!(family("/", &HeaderMap::new()), None);
         assert_eq!(family("*", &HeaderMap::new()), None);
         assert_eq!(family("/v1beta", &HeaderMap::new()), None);
+        assert_eq!(family("/chatter", &HeaderMap::new()), None);
+        // A base URL without /v1, as DeepSeek allows.
+        assert_eq!(
+            family("/chat/completions", &HeaderMap::new()),
+            Some(Family::OpenAi)
+        );
     }
 
     #[test]
