@@ -165,6 +165,7 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
         door,
         Arc::clone(&log),
         options.limits,
+        say,
         Box::new(tell),
     ));
     let mut pending = proxy.pending.subscribe();
@@ -216,19 +217,24 @@ fn worded(say: Say, told: Told) -> String {
     match told {
         Told::Unrecorded { method, path } => say.record_unrecorded(&safe(&method), &safe(&path)),
         Told::Refused { method, path, why } => {
-            let why = match why {
-                Refusal::Host => say.record_refused_host(),
-                Refusal::Token => say.record_refused_token(),
-                Refusal::NoFamily => say.record_refused_family(),
-                Refusal::NoUpstream(_) => say.record_refused_bedrock(),
-            };
-            say.record_refused(&safe(&method), &safe(&path), why)
+            say.record_refused(&safe(&method), &safe(&path), reason(say, why))
         }
         Told::TooLarge { path, limit } => say.record_too_large(&safe(&path), limit),
         Told::UpstreamFailed { target, error } => {
             say.record_upstream_failed(&safe(&target), &safe(&error))
         }
         Told::WriteFailed { error } => say.record_write_failed(&error),
+    }
+}
+
+/// Why a request went no further than the proxy, in words: for the notes,
+/// and for the error the agent's SDK shows.
+fn reason(say: Say, why: Refusal) -> &'static str {
+    match why {
+        Refusal::Host => say.record_refused_host(),
+        Refusal::Token => say.record_refused_token(),
+        Refusal::NoFamily => say.record_refused_family(),
+        Refusal::NoUpstream(_) => say.record_refused_bedrock(),
     }
 }
 

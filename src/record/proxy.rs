@@ -24,6 +24,7 @@ use super::admit::{Admitted, Door, Refusal, admit};
 use super::connections::Busy;
 use super::log::{Append, Ended, Exchange, Log};
 use super::route;
+use crate::narrate::Say;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 type Upstream = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
@@ -66,6 +67,8 @@ pub struct Proxy {
     log: Arc<Log>,
     tell: Box<dyn Fn(Told) + Send + Sync>,
     pub limits: Limits,
+    /// The words of a refusal, which the agent's SDK shows.
+    say: Say,
     /// Responses still streaming, whose exchange is not yet written.
     pub pending: watch::Sender<usize>,
     /// Set when record stops: responses still streaming are written as
@@ -79,6 +82,7 @@ impl Proxy {
         door: Door,
         log: Arc<Log>,
         limits: Limits,
+        say: Say,
         tell: Box<dyn Fn(Told) + Send + Sync>,
     ) -> Proxy {
         // The platform's roots are not read: the webpki roots are built in,
@@ -96,6 +100,7 @@ impl Proxy {
             log,
             tell,
             limits,
+            say,
             pending: watch::Sender::new(0),
             stopping: watch::Sender::new(false),
         }
@@ -125,7 +130,7 @@ impl Proxy {
                     path: route::without_credentials(asked),
                     why,
                 });
-                return Ok(failure(busy, why.status(), refusal_message(why)));
+                return Ok(failure(busy, why.status(), super::reason(self.say, why)));
             }
         };
         let shown = route::without_credentials(&path);
@@ -409,20 +414,6 @@ fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
         cause = next.source();
     }
     text
-}
-
-/// What the agent is told of a refusal: the proxy's answer is the SDK's
-/// error message, so it names what to do.
-fn refusal_message(why: Refusal) -> &'static str {
-    match why {
-        Refusal::Host => "this request was not sent to the proxy's own address",
-        Refusal::Token => "this request did not use the base URL record handed to the agent",
-        Refusal::NoFamily => "no API that record knows has this path",
-        Refusal::NoUpstream(_) => {
-            "Bedrock's SDKs sign each request for the address it is sent to, so record cannot \
-             pass it on to AWS; give record --upstream bedrock=URL, a gateway that takes them"
-        }
-    }
 }
 
 /// `OPTIONS *`: what the proxy allows (RFC 9110, 9.3.7).
