@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::Usage;
+use crate::transcript::{Unopenable, Unopened, open_input};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,8 +36,9 @@ pub struct Prices(BTreeMap<String, Price>);
 
 impl Prices {
     /// Reads a price list, saying what is wrong and where when it is not
-    /// one; a file past 1 MiB (an endless stream such as `/dev/zero`
-    /// included) is refused, a regular file before it is read.
+    /// one; a file past 1 MiB (an endless stream included) is refused, a
+    /// regular file before it is read, and so is what is no file (a
+    /// device such as `/dev/zero`), as any input is (`open_input`).
     pub fn load(path: &Path) -> Result<Prices, PriceError> {
         use std::io::Read;
         /// A list of every model there is fits in a few kilobytes.
@@ -47,10 +49,18 @@ impl Prices {
             error,
         };
         let too_large = || PriceError::TooLarge { path: path.clone() };
-        let file = std::fs::File::open(&path).map_err(unreadable)?;
-        let size = file
-            .metadata()
-            .map_or(0, |m| if m.is_file() { m.len() } else { 0 });
+        let (file, metadata) = open_input(&path, false).map_err(|e| match e {
+            Unopenable::Refused(why) => PriceError::Unopened {
+                path: path.clone(),
+                why,
+            },
+            Unopenable::Failed(error) => unreadable(error),
+        })?;
+        let size = if metadata.is_file() {
+            metadata.len()
+        } else {
+            0
+        };
         if size > MAX_SIZE {
             return Err(too_large());
         }
@@ -128,6 +138,12 @@ pub enum PriceError {
     Invalid {
         path: PathBuf,
         why: PriceProblem,
+    },
+    /// What cannot be read to an end: a device, a socket, a loop of links,
+    /// a FIFO no program writes to.
+    Unopened {
+        path: PathBuf,
+        why: Unopened,
     },
 }
 

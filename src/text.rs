@@ -14,6 +14,23 @@ pub fn sanitize(text: &str) -> String {
     shown(text.chars()).collect()
 }
 
+/// `text` on one line, as a file's name is shown: every character that
+/// [`sanitize`] would change (a control, a line break, a tab, a direction
+/// override, one that shows nothing) written as Rust writes it escaped
+/// (`\n`, `\u{1b}`), so that a name can neither break the line it is
+/// told on nor pass for another.
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\n' || c == '\t' || visible(c) != Some(c) || shows_nothing(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The columns `text` takes on a terminal.
 pub fn width(text: &str) -> usize {
     text.width()
@@ -201,6 +218,16 @@ impl serde_json::ser::Formatter for Inert {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_escaped_onto_one_line_and_kept_otherwise() {
+        assert_eq!(
+            escaped("new\nline\t\x1b[2J.json"),
+            r"new\nline\t\u{1b}[2J.json"
+        );
+        assert_eq!(escaped("a\u{202e}b\u{200b}"), r"a\u{202e}b\u{200b}");
+        assert_eq!(escaped("运行 é 😀.json"), "运行 é 😀.json");
+    }
 
     #[test]
     fn json_written_for_a_terminal_escapes_what_a_terminal_acts_on() {

@@ -54,6 +54,7 @@ impl Globals {
             max_size: self.max_size,
             progress: None,
             early: None,
+            files_only: false,
         }
     }
 }

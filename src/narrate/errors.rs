@@ -7,7 +7,8 @@ use std::fmt;
 use super::{Lang, Say};
 use crate::dialect::Dialect;
 use crate::transcript::{
-    BUILTIN_NAMES, FORMAT_VERSION, Format, JsonKind, LoadError, Problem, Seen, Why, size_words,
+    BUILTIN_NAMES, FORMAT_VERSION, Format, JsonKind, LoadError, Problem, Seen, Unopened, Why,
+    shown_path, size_words,
 };
 
 impl Say {
@@ -17,16 +18,16 @@ impl Say {
         }
         match error {
             LoadError::Read { path, source } => {
-                format!("无法读取 {}：{source}", path.display())
+                format!("无法读取 {}：{source}", shown_path(path))
             }
             LoadError::TooLarge { path, max_size } => format!(
                 "{} 超过了 loopstep 读取的上限 {}；用 --max-size 可以调高",
-                path.display(),
+                shown_path(path),
                 size_words(*max_size)
             ),
             LoadError::NotUtf8 { path, offset } => format!(
                 "{} 不是 UTF-8 文本：偏移 {offset} 处的字节无法解码",
-                path.display()
+                shown_path(path)
             ),
             LoadError::Syntax {
                 origin,
@@ -98,6 +99,48 @@ impl Say {
                     "`{name}` 既不是内置记录，也不是文件。{guess}内置记录：{builtins}。\
                      要打开文件，请给出它的路径（例如 ./my-run.json）。"
                 )
+            }
+            LoadError::Unopened { path, why } => {
+                format!("{} {}", shown_path(path), self.unopened(*why))
+            }
+            LoadError::NoRoom { path, size } => format!(
+                "{} 声称有 {}，超过了这台电脑能为读取它留出的内存",
+                shown_path(path),
+                size_words(*size)
+            ),
+            LoadError::Utf16 { path } => format!(
+                "{} 是 UTF-16 文本（开头是 UTF-16 的字节顺序标记），而 loopstep 读取 UTF-8：\
+                 可以用 `iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8` 转换",
+                shown_path(path)
+            ),
+            LoadError::NotJson {
+                origin,
+                line,
+                column,
+            } => format!(
+                "{origin} 不是运行记录：它的内容不是 JSON（从第 {line} 行第 {column} 列起就不是 JSON 了）"
+            ),
+        }
+    }
+
+    /// Why a path is not opened, said of it (the path goes before).
+    pub fn unopened(self, why: Unopened) -> String {
+        if self.lang == Lang::En {
+            return why.to_string();
+        }
+        match why {
+            Unopened::Fifo => "是 FIFO，不是普通文件：在众多文件中只读取普通文件，因为 FIFO \
+                               可能让读取它的程序永远等下去"
+                .into(),
+            Unopened::FifoWithoutWriter => "是 FIFO，既没有内容可读，也没有程序在向它写入：\
+                                            请先启动写入它的程序（现在读取就得等它出现）"
+                .into(),
+            Unopened::Device => "是设备，不是文件：loopstep 从文件或管道读取\
+                                 （像 /dev/zero 这样的设备永远读不完）"
+                .into(),
+            Unopened::Socket => "是套接字，不是文件：loopstep 从文件或管道读取".into(),
+            Unopened::LinkLoop => {
+                "是一个符号链接的环：顺着链接走只会回到起点，到不了任何文件".into()
             }
         }
     }

@@ -7,6 +7,7 @@ use std::fmt;
 use super::{Lang, Say};
 use crate::dialect::Dialect;
 use crate::prices::{PriceError, PriceProblem};
+use crate::transcript::shown_path;
 
 /// A request a command refuses (exit 2); `shown` is the path as given,
 /// made safe to print.
@@ -119,9 +120,11 @@ fn prices_en(error: &PriceError) -> String {
         PriceError::Unreadable { path, error } => {
             format!("could not read the price list {}: {error}", path.display())
         }
-        PriceError::TooLarge { path } => {
-            format!("{} is larger than 1 MiB: no price list is", path.display())
-        }
+        PriceError::TooLarge { path } => format!(
+            "{} is larger than 1 MiB, far more than a price list needs (one for every model \
+             is a few kilobytes), so it is not read",
+            shown_path(path)
+        ),
         PriceError::NotUtf8 { path } => format!(
             "could not read the price list {}: it is not UTF-8 text",
             path.display()
@@ -135,6 +138,9 @@ fn prices_en(error: &PriceError) -> String {
             };
             format!("{} is not a price list: {why}", path.display())
         }
+        PriceError::Unopened { path, why } => {
+            format!("the price list {} {why}", shown_path(path))
+        }
     }
 }
 
@@ -143,9 +149,10 @@ fn prices_zh(error: &PriceError) -> String {
         PriceError::Unreadable { path, error } => {
             format!("无法读取价格表 {}：{error}", path.display())
         }
-        PriceError::TooLarge { path } => {
-            format!("{} 超过 1 MiB：价格表不会这么大", path.display())
-        }
+        PriceError::TooLarge { path } => format!(
+            "{} 超过 1 MiB，远超价格表所需（列出所有模型的价格也只有几 KB），所以不读取它",
+            shown_path(path)
+        ),
         PriceError::NotUtf8 { path } => {
             format!("无法读取价格表 {}：它不是 UTF-8 文本", path.display())
         }
@@ -161,6 +168,11 @@ fn prices_zh(error: &PriceError) -> String {
             };
             format!("{} 不是价格表：{why}", path.display())
         }
+        PriceError::Unopened { path, why } => format!(
+            "价格表 {} {}",
+            shown_path(path),
+            Say::new(Lang::Zh, Dialect::default()).unopened(*why)
+        ),
     }
 }
 

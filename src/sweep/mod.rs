@@ -3,7 +3,9 @@
 //! in parallel, one file per worker at a time, so memory is bounded by
 //! the largest files, not the corpus; then every budget of a range is read
 //! off those replays ([`curve`]). A file that cannot be read is listed with
-//! its reason, never fatal.
+//! its reason, never fatal; only regular files are opened, so that a FIFO
+//! or a device in a folder is listed rather than waited on or read for
+//! ever.
 
 mod curve;
 mod report;
@@ -19,9 +21,10 @@ pub use report::{bar, csv, header, json, text};
 
 use crate::engine::Config;
 use crate::narrate::Say;
-use crate::transcript::{Opening, Transcript, open_in};
+use crate::transcript::{Opening, Transcript, open_in, shown_path};
 
-/// A file left out of the sweep, and why.
+/// A file left out of the sweep, and why: `file` as it is (JSON escapes
+/// it), `reason` naming it made safe to print on one line.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Unreadable {
     pub file: String,
@@ -58,13 +61,10 @@ pub fn files(paths: &[PathBuf], say: Say) -> (Vec<PathBuf>, Vec<Unreadable>) {
                 inside.sort();
                 pending.extend(inside.into_iter().rev());
             }
-            Err(error) => {
-                let file = path.display().to_string();
-                unreadable.push(Unreadable {
-                    reason: say.sweep_unreadable_folder(&file, &error.to_string()),
-                    file,
-                });
-            }
+            Err(error) => unreadable.push(Unreadable {
+                reason: say.sweep_unreadable_folder(&shown_path(&path), &error.to_string()),
+                file: path.display().to_string(),
+            }),
         }
     }
     (files, unreadable)
@@ -105,6 +105,7 @@ fn sweep_file(file: &Path, how: &How) -> Result<Vec<RunEnd>, Unreadable> {
     let shown = file.display().to_string();
     let opening = Opening {
         max_size: how.max_size,
+        files_only: true,
         ..Opening::default()
     };
     let opened = open_in(&shown, &opening, how.say.lang);

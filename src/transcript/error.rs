@@ -175,17 +175,21 @@ pub enum Seen {
 
 #[derive(Debug, Error)]
 pub enum LoadError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}: {source}", shown_path(path))]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
     #[error(
-        "{path} is larger than {limit}, the most loopstep reads; --max-size raises the limit",
+        "{} is larger than {limit}, the most loopstep reads; --max-size raises the limit",
+        shown_path(path),
         limit = size_words(*max_size)
     )]
     TooLarge { path: PathBuf, max_size: u64 },
-    #[error("{path} is not UTF-8 text: the byte at offset {offset} does not decode")]
+    #[error(
+        "{} is not UTF-8 text: the byte at offset {offset} does not decode",
+        shown_path(path)
+    )]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{origin} is not valid JSON: {message} (line {line}, column {column})")]
     Syntax {
@@ -238,6 +242,66 @@ pub enum LoadError {
         /// The built-in names closest to `name`, nearest first.
         nearest: Vec<&'static str>,
     },
+    #[error("{} {why}", shown_path(path))]
+    Unopened { path: PathBuf, why: Unopened },
+    #[error(
+        "{} says it holds {}, more than this computer can set aside in memory to read it",
+        shown_path(path),
+        size_words(*size)
+    )]
+    NoRoom { path: PathBuf, size: u64 },
+    #[error(
+        "{} is UTF-16 text (it opens with UTF-16's byte-order mark), but loopstep reads \
+         UTF-8: convert it with `iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8`",
+        shown_path(path)
+    )]
+    Utf16 { path: PathBuf },
+    #[error(
+        "{origin} is not a recording: its text is not JSON (it stops being JSON at line \
+         {line}, column {column})"
+    )]
+    NotJson {
+        origin: String,
+        line: usize,
+        column: usize,
+    },
+}
+
+/// Why a path is not opened: it names nothing that can be read at once
+/// and to an end. The words are a predicate, said of the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum Unopened {
+    /// A FIFO where only regular files are read: among many files.
+    #[error(
+        "is a FIFO, not a regular file: among many files only regular ones are read, as a \
+         FIFO can keep its reader waiting for ever"
+    )]
+    Fifo,
+    /// A FIFO that no program writes to (nor waits to): reading it would
+    /// wait for one for ever.
+    #[error(
+        "is a FIFO with nothing to read and no program writing to it: start the program \
+         that writes to it first (reading it now would wait for one)"
+    )]
+    FifoWithoutWriter,
+    #[error(
+        "is a device, not a file: loopstep reads from a file or a pipe (a device such as \
+         /dev/zero never ends)"
+    )]
+    Device,
+    #[error("is a socket, not a file: loopstep reads from a file or a pipe")]
+    Socket,
+    #[error(
+        "is a loop of symbolic links: following them leads back to where they start, never \
+         to a file"
+    )]
+    LinkLoop,
+}
+
+/// A path as a message shows it: on one line, every character a terminal
+/// would act on escaped.
+pub fn shown_path(path: &std::path::Path) -> String {
+    crate::text::escaped(&path.to_string_lossy())
 }
 
 fn did_you_mean(nearest: &[&str]) -> String {

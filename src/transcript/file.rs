@@ -6,14 +6,14 @@
 //! read ahead on a thread of their own, so the reading (a fifth of the
 //! time, most of it the kernel's copy) runs beside the parsing.
 
-use std::fs::File;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use serde_json::Value;
 
-use super::{Format, LoadError, Progress};
+use super::input::{Input, Unopenable, open_input};
+use super::{Format, LoadError, Opening, Progress};
 
 /// Read this much at a time, to tell the progress as it goes; a file
 /// shorter than this is read whole.
@@ -22,7 +22,7 @@ const CHUNK: u64 = 1 << 20;
 /// A file opened for reading, its size checked against the limit.
 pub struct Reading<'p> {
     path: PathBuf,
-    file: std::io::Take<File>,
+    file: std::io::Take<Input>,
     max_size: u64,
     progress: Option<&'p Progress>,
     /// The size the file says it has (0 for a pipe).
@@ -53,26 +53,33 @@ pub struct Rest<'p> {
 }
 
 impl<'p> Reading<'p> {
-    pub fn open(
-        path: &Path,
-        max_size: u64,
-        progress: Option<&'p Progress>,
-    ) -> Result<Self, LoadError> {
-        let file = File::open(path).map_err(|e| read_error(path, e))?;
-        let metadata = file.metadata().ok();
-        let size = metadata.as_ref().map_or(0, |m| m.len());
+    /// Opens `path` as `how` says (see [`open_input`]): what cannot be
+    /// read to an end is refused unopened.
+    pub fn open(path: &Path, how: &Opening<'p>) -> Result<Self, LoadError> {
+        let (file, metadata) = open_input(path, how.files_only).map_err(|e| match e {
+            Unopenable::Refused(why) => LoadError::Unopened {
+                path: path.to_owned(),
+                why,
+            },
+            Unopenable::Failed(e) => read_error(path, e),
+        })?;
         // A regular file says its size: one too large is refused unread. A
-        // pipe or a device says nothing, and is read up to the limit.
-        if metadata.as_ref().is_some_and(|m| m.is_file()) && size > max_size {
-            return Err(too_large(path, max_size));
+        // pipe says nothing, and is read up to the limit.
+        let size = if metadata.is_file() {
+            metadata.len()
+        } else {
+            0
+        };
+        if size > how.max_size {
+            return Err(too_large(path, how.max_size));
         }
-        progress.inspect(|p| p.sized(size));
+        how.progress.inspect(|p| p.sized(size));
         Ok(Reading {
             path: path.to_owned(),
-            file: file.take(max_size.saturating_add(1)),
-            max_size,
-            progress,
-            size: size.min(max_size),
+            file: file.take(how.max_size.saturating_add(1)),
+            max_size: how.max_size,
+            progress: how.progress,
+            size,
             read: 0,
             refused: None,
         })
@@ -82,8 +89,17 @@ impl<'p> Reading<'p> {
     /// are a Claude Code session (or, with `from`, are to be read as one)
     /// is left to be read line by line.
     pub fn first_chunk(mut self, from: Option<Format>) -> Result<Opened<'p>, LoadError> {
-        // The whole file in one allocation when its size is known.
-        let mut bytes = Vec::with_capacity(self.size as usize + 1);
+        // The whole file in one allocation when its size is known. A size
+        // that cannot be set aside is refused before a byte is read:
+        // growing towards it would fail only once memory ran out.
+        let mut bytes = Vec::new();
+        let room = usize::try_from(self.size).map_or(usize::MAX, |size| size.saturating_add(1));
+        if bytes.try_reserve_exact(room).is_err() {
+            return Err(LoadError::NoRoom {
+                path: self.path,
+                size: self.size,
+            });
+        }
         self.read_into(&mut bytes, Some(CHUNK))?;
         if (bytes.len() as u64) < CHUNK {
             self.progress.inspect(|p| p.read_all());
@@ -332,7 +348,7 @@ impl Iterator for FileLines<'_> {
                 .failure
                 .take()
                 .unwrap_or_else(|| read_error(&self.path, error)),
-            Ok(read) => match String::from_utf8(line) {
+            Ok(read) => match String::from_utf8(line).or_else(cut_off_character) {
                 Ok(mut text) => {
                     let number = self.number;
                     self.number += 1;
@@ -349,6 +365,23 @@ impl Iterator for FileLines<'_> {
         self.failed = Some(failure);
         None
     }
+}
+
+/// A last line (it ends without a line break), or a whole file, whose
+/// last character was cut off, as by a writer killed mid-write: the text
+/// without it, to be judged cut short as JSON; any other text that is no
+/// UTF-8 stays so.
+pub(super) fn cut_off_character(
+    error: std::string::FromUtf8Error,
+) -> Result<String, std::string::FromUtf8Error> {
+    let end = error.utf8_error();
+    let last = error.as_bytes().last() != Some(&b'\n');
+    if !(last && end.error_len().is_none()) {
+        return Err(error);
+    }
+    let mut bytes = error.into_bytes();
+    bytes.truncate(end.valid_up_to());
+    String::from_utf8(bytes)
 }
 
 fn read_error(path: &Path, source: std::io::Error) -> LoadError {

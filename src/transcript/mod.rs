@@ -5,6 +5,7 @@ mod builtin;
 mod error;
 mod file;
 pub mod import;
+mod input;
 mod localize;
 mod localized;
 mod native;
@@ -30,8 +31,9 @@ use crate::engine::{
 pub use crate::vocab::{Note, Skip};
 pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
 pub(crate) use error::size_words;
-pub use error::{JsonKind, LoadError, Problem, Seen, Why};
+pub use error::{JsonKind, LoadError, Problem, Seen, Unopened, Why, shown_path};
 pub use import::{Format, Kind, Source};
+pub use input::{Input, Unopenable, open_input};
 pub use localized::Localized;
 pub use open::{
     DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,

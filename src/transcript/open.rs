@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::file::{Opened, Reading};
+use super::file::{Opened, Reading, cut_off_character};
 use super::import::lines::JsonLines;
 
 use super::{
@@ -16,7 +16,9 @@ use crate::lang::Lang;
 /// Fails, naming the built-in runs nearest to it, unless `name_or_path` is
 /// a built-in run or an existing path.
 pub fn ensure_exists(name_or_path: &str) -> Result<(), LoadError> {
-    if BUILTIN_NAMES.contains(&name_or_path) || Path::new(name_or_path).exists() {
+    // A link counts as there even when it leads nowhere: opening it says
+    // why (a loop of links, a missing file), in its own words.
+    if BUILTIN_NAMES.contains(&name_or_path) || Path::new(name_or_path).symlink_metadata().is_ok() {
         return Ok(());
     }
     Err(LoadError::NotFound {
@@ -61,6 +63,9 @@ pub struct Opening<'a> {
     pub max_size: u64,
     pub progress: Option<&'a Progress>,
     pub early: Option<Early<'a>>,
+    /// Read only regular files, as among many: a FIFO, which a sweep's
+    /// folder may hold unawares, is refused unopened.
+    pub files_only: bool,
 }
 
 impl Default for Opening<'_> {
@@ -70,6 +75,7 @@ impl Default for Opening<'_> {
             max_size: DEFAULT_MAX_SIZE,
             progress: None,
             early: None,
+            files_only: false,
         }
     }
 }
@@ -155,12 +161,12 @@ fn open_file_with(
     how: &Opening,
     load: impl FnOnce(String, &str, &str) -> Result<(Source, Option<Vec<Transcript>>), LoadError>,
 ) -> Result<(Source, Option<Vec<Transcript>>), LoadError> {
-    let reading = Reading::open(path, how.max_size, how.progress)?;
+    let reading = Reading::open(path, how)?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "imported".to_owned());
-    let origin = path.display().to_string();
+    let origin = super::shown_path(path);
     let bytes = match reading.first_chunk(how.from)? {
         Opened::Whole(bytes) => bytes,
         Opened::Session(head, rest) => {
@@ -182,9 +188,20 @@ fn open_file_with(
     load(text, &origin, &name)
 }
 
-/// The file's bytes as text, a leading byte-order mark dropped.
+/// The file's bytes as text, a leading byte-order mark dropped. A
+/// character cut off at the very end (a log killed mid-write) is dropped
+/// too: what it ended is then cut short, as a cut-off last line of JSON
+/// Lines is said to be.
 fn text_of(path: &Path, bytes: Vec<u8>) -> Result<String, LoadError> {
-    let text = String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
+    // UTF-16's byte-order mark, little- or big-endian (Unicode's FAQ,
+    // https://www.unicode.org/faq/utf_bom.html#bom4).
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(LoadError::Utf16 {
+            path: path.to_owned(),
+        });
+    }
+    let text = String::from_utf8(bytes).or_else(cut_off_character);
+    let text = text.map_err(|e| LoadError::NotUtf8 {
         path: path.to_owned(),
         offset: e.utf8_error().valid_up_to(),
     })?;

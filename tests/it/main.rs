@@ -23,6 +23,7 @@ mod linear;
 mod link;
 mod loading;
 mod long_runs;
+mod odd_files;
 mod properties;
 mod readme;
 mod real_logs;

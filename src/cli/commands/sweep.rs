@@ -158,7 +158,11 @@ impl Table {
         let extension = self.output.extension().and_then(|e| e.to_str());
         let extension = extension.map(str::to_ascii_lowercase);
         let (files, unreadable) = sweep::files(&self.paths, say);
-        let how = globals.opening(None);
+        // Among many files, only regular ones are opened.
+        let how = crate::transcript::Opening {
+            files_only: true,
+            ..globals.opening(None)
+        };
         // Every run's rows, a file at a time, handed to `take`.
         let each_run = |take: &mut dyn FnMut(Rows) -> std::io::Result<()>| {
             for file in &files {

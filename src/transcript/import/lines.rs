@@ -15,6 +15,9 @@ pub struct JsonLines<I> {
     /// Why the text is not one JSON document, reported when it is not JSON
     /// Lines either; `None` for lines read from a file as they come.
     document_error: Option<serde_json::Error>,
+    /// Whether the text opens as a recording's JSON does, with an object or
+    /// an array: one that does not is no JSON at all.
+    opens_as_json: bool,
     /// The first line that failed, and why.
     failed: Option<(usize, serde_json::Error)>,
     /// Lines parsed so far.
@@ -24,7 +27,14 @@ pub struct JsonLines<I> {
 impl<'t> JsonLines<std::iter::Enumerate<std::str::Lines<'t>>> {
     /// The lines of a text that did not parse as one JSON document.
     pub fn of_text(text: &'t str, document_error: serde_json::Error) -> Self {
-        JsonLines::new(text.lines().enumerate(), Some(document_error))
+        let opens = text
+            .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+            .chars()
+            .next();
+        JsonLines {
+            opens_as_json: opens.is_none_or(|c| c == '{' || c == '['),
+            ..JsonLines::new(text.lines().enumerate(), Some(document_error))
+        }
     }
 }
 
@@ -33,6 +43,7 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
         JsonLines {
             lines,
             document_error,
+            opens_as_json: true,
             failed: None,
             taken: 0,
         }
@@ -54,24 +65,33 @@ impl<I: Iterator<Item = (usize, L)>, L: AsRef<str>> JsonLines<I> {
 
     /// After the lines were taken: the number (1-based) of a last line
     /// left out because it was cut off, as the last line of a log still
-    /// being written may be; or the error that makes the text no JSON
-    /// Lines.
+    /// being written (or killed mid-write) may be, once a whole line came
+    /// before it; or the error that makes the text no JSON Lines.
     pub fn finish(mut self, origin: &str) -> Result<Option<usize>, LoadError> {
         let failed = self.failed.take();
         if failed.is_none() && self.taken >= 2 {
             return Ok(None);
         }
         // Not JSON Lines either: the whole-document error points into the
-        // file as one JSON text.
+        // file as one JSON text, or, when it does not open as JSON, says
+        // it is none and where.
+        let opens_as_json = self.opens_as_json;
         let not_json = |document_error: Option<serde_json::Error>| {
-            document_error.map(|e| LoadError::from_json(origin, String::new(), e))
+            document_error.map(|e| match opens_as_json || e.is_eof() {
+                true => LoadError::from_json(origin, String::new(), e),
+                false => LoadError::NotJson {
+                    origin: origin.to_owned(),
+                    line: e.line(),
+                    column: e.column(),
+                },
+            })
         };
         let Some((number, error)) = failed else {
             let too_few = LoadError::one_problem(origin, "", Why::TooFewLines);
             return Err(not_json(self.document_error).unwrap_or(too_few));
         };
         let last = self.lines.all(|(_, line)| line.as_ref().trim().is_empty());
-        if error.is_eof() && last && self.taken >= 2 {
+        if error.is_eof() && last && self.taken >= 1 {
             return Ok(Some(number + 1));
         }
         if number == 0 || self.taken == 0 {
