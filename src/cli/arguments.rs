@@ -393,7 +393,8 @@ pub enum FromFormat {
     Events,
     /// aider's chat history (.aider.chat.history.md).
     Aider,
-    /// A Cline or Roo Code task (its folder, or api_conversation_history.json).
+    /// A Cline or Roo Code task (its folder, or api_conversation_history.json),
+    /// or a Cline 4 session (its folder, or <sessionId>.messages.json).
     Cline,
     /// aider's LLM history (--llm-history-file).
     AiderLlm,

@@ -49,7 +49,9 @@ impl Say {
             Format::Inspect => "Inspect AI 评测日志（.json 或 .eval）",
             Format::Cassette => "VCR 录制文件（YAML）",
             Format::AiderChat => "aider 聊天记录（.aider.chat.history.md）",
-            Format::Cline => "Cline 或 Roo Code 任务（api_conversation_history.json）",
+            Format::Cline => {
+                "Cline 或 Roo Code 任务（api_conversation_history.json，或 Cline 4 会话）"
+            }
             Format::AiderLlm => "aider 的 LLM 记录（--llm-history-file）",
             Format::Events => "服务器推送事件流（一个响应）",
         }

@@ -21,7 +21,7 @@ pub use report::{bar, csv, header, json, text};
 
 use crate::engine::Config;
 use crate::narrate::Say;
-use crate::transcript::{Opening, Transcript, is_event_folder, open_in, shown_path};
+use crate::transcript::{Opening, Transcript, is_one_recording, open_in, shown_path};
 
 /// A file left out of the sweep, and why: `file` as it is (JSON escapes
 /// it), `reason` naming it made safe to print on one line.
@@ -45,8 +45,7 @@ pub fn files(paths: &[PathBuf], say: Say) -> (Vec<PathBuf>, Vec<Unreadable>) {
     let mut unreadable = Vec::new();
     let mut pending: Vec<PathBuf> = paths.iter().rev().cloned().collect();
     while let Some(path) = pending.pop() {
-        // An OpenHands conversation's folder is one recording.
-        if !path.is_dir() || is_event_folder(&path) {
+        if !path.is_dir() || is_one_recording(&path) {
             files.push(path);
             continue;
         }

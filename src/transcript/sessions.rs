@@ -13,15 +13,38 @@ use super::open::open_file;
 use super::{Format, Kind, LoadError, Note, Opening, Source, Why};
 use crate::lang::Lang;
 
+/// The model transcript a Cline task's folder holds: a Cline 3 or Roo
+/// Code task's `api_conversation_history.json`, or a Cline 4 session's
+/// `<sessionId>.messages.json` (cline/cline
+/// sdk/packages/core/docs/messages-contract-v1.md), the one such file.
+fn cline_transcript(dir: &Path) -> Option<PathBuf> {
+    let task = dir.join("api_conversation_history.json");
+    if task.is_file() {
+        return Some(task);
+    }
+    let mut sessions = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with(".messages.json"))
+        });
+    let session = sessions.next()?;
+    sessions.next().is_none().then_some(session)
+}
+
 /// Every session of a project folder, in name order, each with its
 /// sub-agents; or, for an OpenHands conversation's folder, its events.
 pub fn open_project(dir: &Path, how: &Opening, lang: Lang) -> Result<Source, LoadError> {
     if let Some(events) = event_files(dir)? {
         return open_events(dir, &events, lang);
     }
-    // A Cline or Roo Code task's folder: its model transcript.
-    let task = dir.join("api_conversation_history.json");
-    if task.is_file() {
+    // A Cline or Roo Code task's folder, or a Cline 4 session's: its
+    // model transcript.
+    if let Some(task) = cline_transcript(dir) {
         return open_file(&task, how, lang);
     }
     let sessions = jsonl_files(dir)?;
@@ -161,10 +184,12 @@ fn event_files(dir: &Path) -> Result<Option<Vec<PathBuf>>, LoadError> {
     Ok((!events.is_empty()).then(|| events.into_iter().map(|(_, p)| p).collect()))
 }
 
-/// Whether `dir` is an OpenHands conversation's folder: one recording,
-/// not a folder of recordings.
-pub fn is_event_folder(dir: &Path) -> bool {
-    dir.is_dir() && matches!(event_files(dir), Ok(Some(_)))
+/// Whether `dir` is one recording, not a folder of recordings: an
+/// OpenHands conversation's events, a Cline task's or session's folder
+/// (whose other files are the extension's own: the screen's messages, its
+/// settings).
+pub fn is_one_recording(dir: &Path) -> bool {
+    dir.is_dir() && (matches!(event_files(dir), Ok(Some(_))) || cline_transcript(dir).is_some())
 }
 
 /// An OpenHands conversation's events, read as the JSON Lines they make.

@@ -4,7 +4,7 @@
 use loopstep::engine::{Event, PushBack};
 use loopstep::transcript::{Format, Kind};
 
-use crate::common::{Counted, counted, load};
+use crate::common::{Counted, counted, load, results};
 
 #[test]
 fn calls_written_as_xml_run_and_the_no_tool_push_back_is_one_more_call() {
@@ -80,4 +80,62 @@ fn completions_resumptions_and_a_condensed_history_make_their_own_runs() {
         }
     );
     assert!(source.runs[0].compaction.is_some());
+}
+
+/// A Cline 4 session (`<sessionId>.messages.json`, written by its SDK:
+/// cline/cline sdk/packages/core/docs/messages-contract-v1.md): the
+/// person's prompts are plain text, results real `tool_result` blocks.
+#[test]
+fn a_cline_4_session_is_read_as_its_prompts_calls_and_results() {
+    for name in [
+        "real/cline/sdk-session/session.messages.json",
+        "real/cline/sdk-session",
+    ] {
+        let source = load(name);
+        assert_eq!(source.kind, Kind::File(Format::Cline), "{name}");
+        // Counted from the raw file: 32 messages; the person's prompts
+        // are messages 0, 6, 10, 22 and 30 (text blocks, no tool_result);
+        // assistant messages 1,3,5 | 7,9 | 11..21 (6) | 23..29 (4) | 31;
+        // tool_use blocks 2 | 1 | 5 | 3 | 0; each run ends on a reply of
+        // text alone.
+        assert_eq!(
+            counted(&source),
+            Counted {
+                runs: 5,
+                model_calls: 16,
+                tool_calls: 11,
+                outcomes: vec!["answered"; 5],
+            },
+            "{name}"
+        );
+        let run = &source.runs[0];
+        assert!(run.question.starts_with("can you update @apps/"));
+        // The file the person attached with `@` is part of the prompt.
+        assert!(run.question.contains("\"use client\";"), "{}", run.question);
+        // A result Cline keeps as a list of {query, result} is shown whole.
+        let trace = run.replay(run.default_config());
+        let outputs = results(&trace);
+        assert_eq!(outputs.len(), 2);
+        assert!(outputs[1].contains("462 | "), "{}", outputs[1]);
+        assert!(source.notes.is_empty(), "{:?}", source.notes);
+    }
+}
+
+/// The example the messages contract gives (cline/cline
+/// sdk/packages/core/fixtures/messages/success.messages.json): one turn of
+/// thinking, a call, its result and the answer.
+#[test]
+fn the_contracts_own_example_is_one_call_then_the_answer() {
+    let source = load("real/cline/sdk-golden/success.messages.json");
+    assert_eq!(source.kind, Kind::File(Format::Cline));
+    // Counted from the raw file: 2 assistant messages, 1 tool_use.
+    assert_eq!(
+        counted(&source),
+        Counted {
+            runs: 1,
+            model_calls: 2,
+            tool_calls: 1,
+            outcomes: vec!["answered"],
+        }
+    );
 }

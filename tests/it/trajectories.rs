@@ -5,7 +5,7 @@
 use crate::common;
 use crate::common::load;
 
-use common::{agent_status, open_written};
+use common::{agent_status, open_written, results};
 use loopstep::dialect::Dialect;
 use loopstep::engine::{Event, Outcome, RequestRule, Trace};
 use loopstep::transcript::{Format, Note, open};
@@ -116,14 +116,7 @@ fn mini_swe_agent_bash_blocks_become_calls_answered_by_the_next_message() {
     assert_eq!((trace.model_calls(), trace.tool_calls()), (3, 3));
     assert_eq!(agent_status(&trace), Some("Submitted"));
     assert!(notes.is_empty(), "{notes:?}");
-    let outputs: Vec<String> = trace
-        .steps
-        .iter()
-        .filter_map(|s| match &s.event {
-            Event::Dispatch { output, .. } => Some(output.content.to_string()),
-            _ => None,
-        })
-        .collect();
+    let outputs = results(&trace);
     assert!(outputs[0].contains("print('helo')"));
     assert!(outputs[2].starts_with("diff --git"));
 }

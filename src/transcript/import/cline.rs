@@ -20,12 +20,20 @@
 //!   opens another run.
 //! - `[Response interrupted by user]` at the end of a reply is the person
 //!   cancelling it; `[Response interrupted by API Error]`, the API failing.
+//!
+//! Cline 4 writes a session instead (`<sessionId>.messages.json`, cline/
+//! cline sdk/packages/core/docs/messages-contract-v1.md): the same
+//! Anthropic-shaped messages in an object with `version`, `sessionId` and
+//! `system_prompt`, the person's words bare, results real `tool_result`
+//! blocks, no editor report and no `attempt_completion`: a reply without
+//! calls ends the turn, as in any messages list.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::content::{blocks, field, joined};
+use super::conversation;
 use super::segment::{Entry, Origin, Recording};
 use crate::dialect::read::Reader;
 use crate::engine::{Block, EndedBy, Ending, Message, Role};
@@ -88,6 +96,77 @@ pub fn detect(items: &[Value]) -> bool {
             .first()
             .is_some_and(|t| t.starts_with("<task>") || t.starts_with("<user_message>"))
         && texts.iter().any(|t| t.starts_with(ENVIRONMENT))
+}
+
+/// Whether `top` is a Cline 4 session's messages file.
+pub fn is_session(top: &Map<String, Value>) -> bool {
+    top.contains_key("version")
+        && top.contains_key("sessionId")
+        && top.get("messages").is_some_and(Value::is_array)
+}
+
+/// Reads a Cline 4 session as the messages list it is, its two blocks of
+/// Cline's own made text first.
+pub fn read_session(top: &Map<String, Value>, recording: &mut Recording, reader: &mut Reader) {
+    let messages: Vec<Value> = top
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(|messages| messages.iter().map(session_message).collect())
+        .unwrap_or_default();
+    let model = messages
+        .iter()
+        .find_map(|m| m.pointer("/modelInfo/id"))
+        .cloned();
+    let document = serde_json::json!({
+        "system": top.get("system_prompt"),
+        "model": model,
+        "messages": messages,
+    });
+    conversation::read(&document, recording, reader);
+}
+
+/// A session message with Cline's own blocks as text: a file the person
+/// attached with `@` (`{"type": "file", "path", "content"}`), and the
+/// parts of a result kept as Cline's tools return them.
+fn session_message(message: &Value) -> Value {
+    let mut message = message.clone();
+    let blocks = message.get_mut("content").and_then(Value::as_array_mut);
+    for block in blocks.into_iter().flatten() {
+        match block.get("type").and_then(Value::as_str) {
+            Some("file") => {
+                let text = format!(
+                    "[file {}]\n{}",
+                    field(block, "path"),
+                    field(block, "content")
+                );
+                *block = serde_json::json!({"type": "text", "text": text});
+            }
+            Some("tool_result") => {
+                if let Some(Value::Array(parts)) = block.get_mut("content") {
+                    parts.iter_mut().for_each(result_part);
+                }
+            }
+            _ => {}
+        }
+    }
+    message
+}
+
+/// One part of a result as a text block. An untyped part is a
+/// `ToolOperationResult` (cline/cline sdk/packages/core/src/extensions/
+/// tools/types.ts: `query`, then `result` or `error`), shown as the query
+/// over what came of it.
+fn result_part(part: &mut Value) {
+    if part.get("type").is_some() {
+        return;
+    }
+    let outcome = match part.get("error").or_else(|| part.get("result")) {
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let text = format!("{}\n{outcome}", field(part, "query"));
+    *part = serde_json::json!({"type": "text", "text": text});
 }
 
 /// The texts of a message's content: its text blocks, or its string.

@@ -27,11 +27,14 @@ pub struct Document<'a> {
     #[serde(borrow)]
     model: Scalar<'a>,
     /// The keys that make a document with `messages` something else (an
-    /// Inspect eval log, an agent's trajectory), told apart by the tree.
+    /// Inspect eval log, an agent's trajectory, a Cline session), told
+    /// apart by the tree.
     eval: Option<IgnoredAny>,
     samples: Option<IgnoredAny>,
     history: Option<IgnoredAny>,
     trajectory_format: Option<IgnoredAny>,
+    #[serde(rename = "sessionId")]
+    session_id: Option<IgnoredAny>,
 }
 
 impl<'a> Document<'a> {
@@ -52,6 +55,7 @@ impl<'a> Document<'a> {
             document.samples.is_some(),
             document.history.is_some(),
             document.trajectory_format.is_some(),
+            document.session_id.is_some(),
         ];
         (matches!(document.messages, Json::Array(_)) && !others.contains(&true)).then_some(document)
     }

@@ -89,7 +89,9 @@ impl Format {
             Format::Cassette => "VCR cassette (YAML)",
             Format::Events => "stream of server-sent events (one response)",
             Format::AiderChat => "aider chat history (.aider.chat.history.md)",
-            Format::Cline => "Cline or Roo Code task (api_conversation_history.json)",
+            Format::Cline => {
+                "Cline or Roo Code task (api_conversation_history.json, or a Cline 4 session)"
+            }
             Format::AiderLlm => "aider LLM history (--llm-history-file)",
         }
     }
@@ -133,7 +135,7 @@ impl Format {
             Format::Events => &["event", "data"],
             // Markdown, with no keys: never the closest JSON.
             Format::AiderChat => &[],
-            Format::Cline => &["role", "content", "ts", "modelInfo"],
+            Format::Cline => &["role", "content", "ts", "modelInfo", "sessionId"],
             Format::AiderLlm => &[],
         }
     }
@@ -546,6 +548,10 @@ fn import_parsed(
         (Format::OpenHands, _) => openhands::read_any(items(), main, more, reader, notes),
         (Format::Codex, _) => codex::read(items(), main, reader),
         (Format::CodexExec, _) => codex_exec::read(items(), main, reader, notes),
+        (Format::Cline, Parsed::Document(Value::Object(top))) if cline::is_session(top) => {
+            cline::read_session(top, main, reader);
+            main.dialect = Dialect::AnthropicMessages;
+        }
         (Format::Cline, _) => {
             cline::read(items(), main, reader);
             main.dialect = Dialect::AnthropicMessages;

@@ -38,6 +38,7 @@ pub(super) fn detect(parsed: &Parsed) -> Option<Format> {
         Parsed::Document(Value::Object(top)) if gemini_cli::is_session(top) => {
             Some(Format::GeminiCli)
         }
+        Parsed::Document(Value::Object(top)) if cline::is_session(top) => Some(Format::Cline),
         Parsed::Document(Value::Object(top)) if top.contains_key("messages") => {
             Some(Format::Conversation)
         }

@@ -139,6 +139,18 @@ pub fn counted(source: &Source) -> Counted {
     }
 }
 
+/// What each tool the replay dispatched gave back, in order.
+pub fn results(trace: &Trace) -> Vec<String> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.event {
+            loopstep::engine::Event::Dispatch { output, .. } => Some(output.content.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The status of a run its agent ended, as the agent's log gives it.
 pub fn agent_status(trace: &Trace) -> Option<&str> {
     match trace.outcome()? {
