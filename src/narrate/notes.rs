@@ -259,15 +259,11 @@ impl Say {
                 "示范消息（任务前给模型看的例子，不属于这次运行）".to_owned()
             }
             (Lang::En, Skip::InteractionsNotModelCalls) => {
-                "interactions that are no model call (no JSON request, or no response body)".into()
+                "interactions that are no model call (no JSON request, no message sent, or no response body)".into()
             }
             (Lang::Zh, Skip::InteractionsNotModelCalls) => {
-                "不是模型调用的交互（请求不是 JSON，或响应没有正文）".into()
+                "不是模型调用的交互（请求不是 JSON、没有发送消息，或响应没有正文）".into()
             }
-            (Lang::En, Skip::FailedInteractions) => {
-                "interactions whose response was an HTTP error".into()
-            }
-            (Lang::Zh, Skip::FailedInteractions) => "响应为 HTTP 错误的交互".into(),
             (Lang::En, Skip::Events(kind)) => format!("`{kind}` events"),
             (Lang::Zh, Skip::Events(kind)) => format!(" {kind} 事件"),
             (Lang::En, Skip::Role(role)) => format!("messages with role `{role}`"),

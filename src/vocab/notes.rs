@@ -99,8 +99,6 @@ pub enum Skip {
     Demonstrations,
     /// Interactions of a cassette that are no model call.
     InteractionsNotModelCalls,
-    /// Interactions of a cassette whose response was an HTTP error.
-    FailedInteractions,
     /// Events of an agent's log of this kind.
     Events(String),
     UntypedResultParts,

@@ -39,6 +39,7 @@ mod record;
 mod record_safety;
 mod redact;
 mod replay;
+mod retries;
 mod robustness;
 mod schema;
 mod screen;

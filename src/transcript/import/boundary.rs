@@ -187,6 +187,11 @@ pub const TEMPLATES: &[Template] = &[
         "aider",
         PushBack::GoalCheck,
     ),
+    // Pydantic AI (MIT), pydantic_ai_slim/pydantic_ai/messages.py at
+    // 4fda3898, `RetryPromptPart.model_response`: an output that failed
+    // its validation, sent back as a user message when no tool carried it
+    // (the other form opens with a count of errors, no fixed words).
+    template("Validation feedback:", "Pydantic AI", PushBack::FormatError),
     // Claude Code 2.1.332 (its npm package; no public source): a Stop
     // hook's reason, written back as an `isMeta` line.
     template("Stop hook feedback:", "Claude Code", PushBack::GoalCheck),

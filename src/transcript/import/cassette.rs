@@ -10,7 +10,8 @@
 //! The headers are never read: they may hold keys (`authorization`,
 //! `x-api-key`, cookies), and nothing loopstep shows comes from them.
 //! Interactions that are not a model call (a token exchange, a download)
-//! or that failed are left out and counted.
+//! are left out and counted; a call the API failed is kept with its
+//! status, a retry or the run's end.
 
 use std::io::Read as _;
 
@@ -49,24 +50,41 @@ pub fn exchanges(text: &str, origin: &str, skipped: &mut Skipped) -> Result<Vec<
     for interaction in interactions {
         let request = field(interaction, "request").and_then(body_of);
         let response = field(interaction, "response");
-        let failed = response
+        let status = response
             .and_then(|r| field(r, "status"))
             .and_then(|s| field(s, "code").or(Some(s)))
-            .and_then(Yaml::as_integer)
-            .is_some_and(|code| !(200..300).contains(&code));
-        match (request, response.and_then(body_of)) {
-            _ if failed => skipped.add(Skip::FailedInteractions),
-            (Some(request @ Value::Object(_)), Some(response)) => {
-                let mut exchange = serde_json::json!({ "request": request, "response": response });
-                // Gemini and Bedrock name the model in the URL only.
-                let url = field(interaction, "request").and_then(|r| field(r, "uri"));
-                if let Some(url) = url.and_then(Yaml::as_str) {
-                    exchange["url"] = url.into();
-                }
-                exchanges.push(exchange)
+            .and_then(Yaml::as_integer);
+        let failed = status.is_some_and(|code| !(200..300).contains(&code));
+        let body = response.and_then(body_of);
+        let request = match request {
+            Some(request @ Value::Object(_)) => request,
+            _ => {
+                skipped.add(Skip::InteractionsNotModelCalls);
+                continue;
             }
-            _ => skipped.add(Skip::InteractionsNotModelCalls),
+        };
+        // A call the API failed keeps its status, and the error it sent:
+        // the exchange reader tells a retry from a run the failure ended.
+        let mut exchange = match (failed, body) {
+            (true, body) => serde_json::json!({
+                "request": request,
+                "response": body.filter(Value::is_object).unwrap_or_else(|| Value::Object(Map::new())),
+                "status": status,
+            }),
+            (false, Some(response)) => {
+                serde_json::json!({ "request": request, "response": response })
+            }
+            (false, None) => {
+                skipped.add(Skip::InteractionsNotModelCalls);
+                continue;
+            }
+        };
+        // Gemini and Bedrock name the model in the URL only.
+        let url = field(interaction, "request").and_then(|r| field(r, "uri"));
+        if let Some(url) = url.and_then(Yaml::as_str) {
+            exchange["url"] = url.into();
         }
+        exchanges.push(exchange)
     }
     Ok(exchanges)
 }

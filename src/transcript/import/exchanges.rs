@@ -19,7 +19,7 @@ use super::segment::{Entry, Origin, Recording};
 use crate::dialect::read::{Reader, Request, is_prompt, only_results};
 use crate::dialect::{Dialect, stream};
 use crate::engine::{Block, Message, Role, Timing};
-use crate::transcript::Note;
+use crate::transcript::{Note, Skip};
 
 /// The exchanges in the order their requests were made: `loopstep
 /// record` writes each call as it ends, with `seq`, the place its request
@@ -96,12 +96,8 @@ fn read_into(
         let asked_again =
             exchanges.get(k + 1).and_then(|next| next.get("request")) == Some(request);
         if (failed.is_some() || given_up) && asked_again {
-            notes.push(Note::Retried {
-                call: replies + 1,
-                attempts: 1,
-                error: failed.unwrap_or_else(|| "cancelled".to_owned()),
-                went_through: true,
-            });
+            let error = failed.unwrap_or_else(|| "cancelled".to_owned());
+            retried(notes, replies + 1, error);
             continue;
         }
         let restored = api.restore_call_ids(request, &by_item);
@@ -120,9 +116,15 @@ fn read_into(
             None => request,
         };
         let sent = api.read_request(reader, request);
+        // A request that sends no message is no model call (a tracing
+        // service's batch, recorded beside the calls).
+        if sent.messages.is_empty() && previous_of(request).is_none() {
+            reader.skipped.add(Skip::InteractionsNotModelCalls);
+            continue;
+        }
         // A request that names the response it follows (the Responses
         // API's `previous_response_id`) sends only what is new.
-        let previous = request.get("previous_response_id").and_then(Value::as_str);
+        let previous = previous_of(request);
         let stateful = previous.is_some();
         let found = match previous {
             Some(id) => Some(
@@ -202,12 +204,7 @@ fn read_into(
         // A reply with nothing in it, and the same request again: the
         // client asked once more (Gemini answers so at times).
         if reply.message.content.iter().all(is_empty) && asked_again {
-            notes.push(Note::Retried {
-                call: replies + 1,
-                attempts: 1,
-                error: "an empty reply".to_owned(),
-                went_through: true,
-            });
+            retried(notes, replies + 1, "an empty reply".to_owned());
             continue;
         }
         if let Some(choices) = reply.choices {
@@ -265,6 +262,33 @@ fn conversation_of(conversations: &[Recording], sent: &Request) -> Option<usize>
 /// What the API said when it failed the call: an HTTP status of 400 or
 /// more (as `loopstep record` writes it), or an error in place of the
 /// reply (an exception a ConverseStream sent); its status and message.
+/// The response a Responses API request follows, which it does not send
+/// again.
+fn previous_of(request: &Value) -> Option<&str> {
+    request.get("previous_response_id").and_then(Value::as_str)
+}
+
+/// Notes that call `call` failed once more before it went through: a
+/// note of its own, or one more attempt on the note it has.
+fn retried(notes: &mut Vec<Note>, call: usize, error: String) {
+    if let Some(Note::Retried {
+        call: noted,
+        attempts,
+        ..
+    }) = notes.last_mut()
+        && *noted == call
+    {
+        *attempts += 1;
+        return;
+    }
+    notes.push(Note::Retried {
+        call,
+        attempts: 1,
+        error,
+        went_through: true,
+    });
+}
+
 fn failure(exchange: &Value, response: &Value) -> Option<String> {
     // The stream broke off: `loopstep record` keeps the error beside it.
     if let Some(broken) = exchange.get("error").and_then(Value::as_str) {
