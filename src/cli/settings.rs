@@ -78,10 +78,10 @@ impl LoopFlags {
         };
         match transcript.untold_in(dialect) {
             None => Ok(dialect),
-            Some(stop) => Err(Failure::Refused(Refusal::Untold {
+            Some(why) => Err(Failure::Refused(Refusal::Untold {
                 run: transcript.id.clone(),
                 api: dialect.words().api,
-                stop: stop.to_owned(),
+                why,
             })),
         }
     }

@@ -26,6 +26,11 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_use",
     calls_in_items: false,
     result_role: "user",
+    // An object, but a tool streamed without buffering may arrive as
+    // invalid or partial JSON, cut where max_tokens fell
+    // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/fine-grained-tool-streaming).
+    arguments_object: false,
+    refusal_in_reply: false,
     keeps_state: false,
     results_together: true,
     // `system` is a field of the request beside `messages`

@@ -32,6 +32,8 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_use",
     calls_in_items: false,
     result_role: "user",
+    arguments_object: true,
+    refusal_in_reply: false,
     keeps_state: false,
     results_together: true,
     // `system` is a list of blocks beside `messages`.

@@ -33,6 +33,8 @@ pub const WORDS: Words = Words {
     tool_edge: "functionCall",
     calls_in_items: true,
     result_role: "user",
+    arguments_object: true,
+    refusal_in_reply: false,
     keeps_state: false,
     results_together: true,
     // `systemInstruction` is a field beside `contents`.

@@ -75,6 +75,13 @@ pub struct Words {
     pub calls_in_items: bool,
     /// The role a message of results has on the wire.
     pub result_role: &'static str,
+    /// Whether a call's arguments always travel as a JSON object
+    /// (Gemini's `args`, Converse's `input`), never as text that may be
+    /// cut (Chat's and Responses' `arguments`, Messages' streamed input).
+    pub arguments_object: bool,
+    /// Whether a refusal comes in the reply itself, under the stop of a
+    /// finished answer, rather than as a stop reason of its own.
+    pub refusal_in_reply: bool,
     /// Whether the API can keep the conversation on its side.
     pub keeps_state: bool,
     /// Whether one turn's results travel as one message (Anthropic) rather
@@ -182,6 +189,8 @@ impl Dialect {
         let reason = match recorded.stop_reason(raw) {
             StopReason::Completed if asks => StopReason::ToolUse,
             StopReason::Completed => StopReason::EndTurn,
+            // Told as a finished answer whose words are the refusal.
+            StopReason::Refusal if self.words().refusal_in_reply => StopReason::EndTurn,
             other => other,
         };
         let finished = matches!(

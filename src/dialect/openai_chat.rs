@@ -26,6 +26,10 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_calls",
     calls_in_items: false,
     result_role: "tool",
+    arguments_object: false,
+    // `message.refusal`, beside `content`, under `finish_reason: "stop"`
+    // (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+    refusal_in_reply: true,
     keeps_state: false,
     results_together: false,
     // The system (or developer) message is one of `messages`, the first

@@ -32,6 +32,10 @@ pub const WORDS: Words = Words {
     calls_in_items: true,
     // Responses items have no role; the list still needs a word for them.
     result_role: "item",
+    arguments_object: false,
+    // A `refusal` content part of an output message, the response
+    // `completed` (https://platform.openai.com/docs/guides/structured-outputs#refusals).
+    refusal_in_reply: true,
     keeps_state: true,
     results_together: false,
     // `instructions` is a field of the request beside `input`

@@ -69,7 +69,6 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
     let has_tool_calls = reply.tool_calls().next().is_some();
     match (reason, has_tool_calls) {
         (StopReason::ToolUse | StopReason::Completed, true) => return Verdict::Dispatch,
-        (StopReason::Completed, false) => return Verdict::Answer,
         (StopReason::ToolUse, false) => return Verdict::Stop(StopCause::ToolStopWithoutCalls),
         _ if policy == CheckPolicy::Lesson => return Verdict::Answer,
         _ => {}
@@ -89,8 +88,8 @@ pub fn check(policy: CheckPolicy, reason: StopReason, reply: &Reply) -> Verdict 
         // A tool request under any other stop reason is still pending: never
         // return it as the answer, never run it.
         _ if has_tool_calls => stop(StopCause::CallsWithoutToolStop),
-        StopReason::ToolUse | StopReason::Completed => unreachable!("handled above"),
-        StopReason::EndTurn | StopReason::StopSequence => Verdict::Answer,
+        StopReason::ToolUse => unreachable!("handled above"),
+        StopReason::Completed | StopReason::EndTurn | StopReason::StopSequence => Verdict::Answer,
         StopReason::PauseTurn => Verdict::Continue,
         StopReason::MaxTokens => stop(StopCause::Truncated),
         StopReason::ContextWindowExceeded => stop(StopCause::ContextWindowExceeded),

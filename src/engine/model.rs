@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use thiserror::Error;
 
 use crate::dialect::{Dialect, RequestChecker};
-use crate::vocab::{Block, Conversation, Rejection, Reply, RequestRule};
+use crate::vocab::{Block, Conversation, Rejection, Reply, RequestRule, StopReason};
 
 /// Why a model call produced no reply.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -115,10 +115,20 @@ impl<'a> ScriptedModel<'a> {
         self
     }
 
-    /// A recorded reply as this API gives it.
+    /// A recorded reply as this API gives it: its stop in this API's
+    /// words, and a refusal where this API puts it.
     fn told(&self, mut reply: Reply) -> Reply {
         if self.recorded != self.dialect {
             let asks = reply.tool_calls().next().is_some();
+            let refused = self.recorded.stop_reason(&reply.stop_reason) == StopReason::Refusal;
+            if refused && self.dialect.words().refusal_in_reply {
+                for block in &mut reply.content {
+                    if let Block::Text { text } = block {
+                        let refusal = std::mem::take(text);
+                        *block = Block::Refusal { refusal };
+                    }
+                }
+            }
             if let Some(told) = self
                 .dialect
                 .told_stop(self.recorded, &reply.stop_reason, asks)

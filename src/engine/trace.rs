@@ -252,7 +252,6 @@ impl Event {
         match self {
             Event::Call { tolerated, .. } => tolerated.is_some(),
             Event::Dispatch { output, .. } => output.is_error,
-            Event::GoalCheck { passed, .. } => !passed,
             Event::Stopped(_) | Event::RecordingEnded | Event::Rejected { .. } => true,
             Event::BudgetExhausted { .. } => false,
             // How the agent or the user meant to end; a failed call is trouble.
@@ -261,6 +260,9 @@ impl Event {
             | Event::Check { .. }
             | Event::Append { .. }
             | Event::Inserted { .. }
+            // A goal check that sends the model back is the harness
+            // doing its job.
+            | Event::GoalCheck { .. }
             | Event::PushedBack { .. }
             | Event::Answer { .. } => false,
         }

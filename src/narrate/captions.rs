@@ -344,13 +344,13 @@ impl Say {
     pub fn caption_goal_met(self, tool: &str) -> String {
         match self.lang {
             Lang::En => format!(
-                "Goal check: the model says it is done, and the harness looks at the evidence: \
-                 `{tool}` has succeeded in this run. The answer stands, verified by a check, not \
-                 by the model's word."
+                "Goal check: the model says it is done, and the harness looks for its evidence: \
+                 `{tool}` reported success in this run. The answer stands on that report, not on \
+                 the model's word alone; the harness does not look at the work itself."
             ),
             Lang::Zh => format!(
-                "目标检查：模型说完成了，运行框架去看证据：这次运行中 {tool} 已经成功。\
-                 回答成立，靠的是检查，而不是模型的一句话。"
+                "目标检查：模型说完成了，运行框架去找证据：这次运行中 {tool} 报告了成功。\
+                 回答凭这份报告成立，不只凭模型的一句话；运行框架并不去看工作本身。"
             ),
         }
     }
@@ -431,7 +431,14 @@ impl Say {
         }
     }
 
-    pub fn caption_answer(self, text: &str, calls: usize, rounds: Rounds, tools: usize) -> String {
+    /// The loop's return; `goal` is the tool whose reported success the
+    /// harness's goal check let the answer stand on, if one did.
+    pub fn caption_answer(
+        self,
+        text: &str,
+        (calls, rounds, tools): (usize, Rounds, usize),
+        goal: Option<&str>,
+    ) -> String {
         let tool_rounds = rounds.tools;
         match self.lang {
             Lang::En => {
@@ -451,10 +458,18 @@ impl Say {
                 } else {
                     String::new()
                 };
+                let checked = match goal {
+                    Some(tool) => format!(
+                        "The harness's goal check let it stand on `{tool}`'s report of success; \
+                         nothing looked at the work itself."
+                    ),
+                    None => "An answer is the model's word; only a check of the work itself \
+                             verifies it."
+                        .to_owned(),
+                };
                 format!(
                     "The loop returns \"{text}\": {tool_rounds} tool round{}{paused}{pushed} + 1 = \
-                     {calls} model call{}.{parallel} An answer is the model's word; only a goal \
-                     check verifies it.",
+                     {calls} model call{}.{parallel} {checked}",
                     plural(tool_rounds),
                     plural(calls)
                 )
@@ -473,9 +488,17 @@ impl Say {
                 } else {
                     String::new()
                 };
+                let checked = match goal {
+                    Some(tool) => {
+                        format!(
+                            "运行框架的目标检查凭 {tool} 报告的成功放行了它；没有谁检查工作本身。"
+                        )
+                    }
+                    None => "回答只是模型的说法，只有检查工作本身才能验证它。".to_owned(),
+                };
                 format!(
                     "循环返回“{text}”：{tool_rounds} 轮工具调用{paused}{pushed} + 1 = {calls} 次模型调用。\
-                     {parallel}回答只是模型的说法，只有目标检查才能验证它。"
+                     {parallel}{checked}"
                 )
             }
         }

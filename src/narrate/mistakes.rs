@@ -103,12 +103,12 @@ impl Say {
         let field = self.stop_field();
         match self.lang {
             Lang::En => format!(
-                "Mistake: the reply has text that looks done, so the loop stopped without reading \
-                 {field} {stop_reason}. The tool request is left pending; the \"answer\" is a \
-                 half-finished thought."
+                "Mistake: the reply has text, and any text ends this loop: it stopped without \
+                 reading {field} {stop_reason}. The tool request is left pending; the \"answer\" \
+                 is a half-finished thought."
             ),
             Lang::Zh => format!(
-                "常见错误：回复里有看起来像完成了的文字，循环就停了，没去读{field}（{stop_reason}）。\
+                "常见错误：回复里有文字，而这个循环见到任何文字就停：它没去读{field}（{stop_reason}）。\
                  工具请求被晾在一边；这个“回答”只是想到一半的话。"
             ),
         }

@@ -7,7 +7,7 @@ use std::fmt;
 use super::{Lang, Say};
 use crate::dialect::Dialect;
 use crate::prices::{MOST_DOLLARS, PriceError, PriceProblem};
-use crate::transcript::shown_path;
+use crate::transcript::{Untold, shown_path};
 
 /// A request a command refuses (exit 2); `shown` is the path as given,
 /// made safe to print.
@@ -49,11 +49,11 @@ pub enum Refusal {
         minutes: u64,
     },
     Prices(PriceError),
-    /// `--dialect` for a run with a stop reason that API has no word for.
+    /// `--dialect` for a run with a reply that API could not send.
     Untold {
         run: String,
         api: &'static str,
-        stop: String,
+        why: Untold,
     },
 }
 
@@ -99,9 +99,37 @@ fn refusal_en(refusal: &Refusal) -> String {
              record part of it with --max-turns"
         ),
         Refusal::Prices(error) => prices_en(error),
-        Refusal::Untold { run, api, stop } => format!(
-            "{run} cannot be told in {api}: it stops with {stop}, which {api} has no word for; \
-             try another --dialect"
+        Refusal::Untold { run, api, why } => format!(
+            "{run} cannot be told in {api}: {}; try another --dialect",
+            untold_en(api, why)
+        ),
+    }
+}
+
+/// Why a run cannot be told in `api`, in English.
+pub(super) fn untold_en(api: &str, why: &Untold) -> String {
+    match why {
+        Untold::Stop(stop) => format!("it stops with {stop}, which {api} has no word for"),
+        Untold::PendingCall(stop) => format!(
+            "a reply asks for a tool under {stop}, an answer's stop, and in {api} the calls \
+             alone make a reply a tool request"
+        ),
+        Untold::CutCall(tool) => format!(
+            "its call to `{tool}` was cut off before its arguments were whole, and {api} sends \
+             a call's arguments as a JSON object"
+        ),
+    }
+}
+
+/// Why a run cannot be told in `api`, in Chinese.
+pub(super) fn untold_zh(api: &str, why: &Untold) -> String {
+    match why {
+        Untold::Stop(stop) => format!("它以 {stop} 结束，而 {api} 没有对应的说法"),
+        Untold::PendingCall(stop) => format!(
+            "有一条回复在 {stop}（回答用的停止原因）下请求工具，而在 {api} 里，只要带着调用，回复就是工具请求"
+        ),
+        Untold::CutCall(tool) => format!(
+            "它对 {tool} 的调用在参数写完之前就被截断了，而 {api} 总是把调用参数作为 JSON 对象发送"
         ),
     }
 }
@@ -132,9 +160,12 @@ fn refusal_zh(refusal: &Refusal) -> String {
             "这条记录超过 {most} 步，播放要超过 {minutes} 分钟：用 --max-turns 只录下其中一段"
         ),
         Refusal::Prices(error) => prices_zh(error),
-        Refusal::Untold { run, api, stop } => format!(
-            "{run} 无法用 {api} 来讲：它以 {stop} 结束，而 {api} 没有对应的说法；请换一个 --dialect"
-        ),
+        Refusal::Untold { run, api, why } => {
+            format!(
+                "{run} 无法用 {api} 来讲：{}；请换一个 --dialect",
+                untold_zh(api, why)
+            )
+        }
     }
 }
 

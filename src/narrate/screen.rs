@@ -1,9 +1,12 @@
 //! The screen's fixed words: titles, the diagram, the turn log, the keys,
 //! the gauge and the outcome.
 
+use super::refusals::{untold_en, untold_zh};
 use super::{Lang, Say, plural};
+use crate::dialect::Dialect;
 use crate::engine::{Block, CheckPolicy, EndedBy, Ending, Mistake, Phase, RequestSize, Usage};
 use crate::text::one_line;
+use crate::transcript::Untold;
 
 /// Where the turn budget stands, for the gauge's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +170,24 @@ impl Say {
 
     /// The footer after `y`: the command, and how to reach the run from
     /// where it opens when that is not its first.
+    /// The APIs `A` passed over, each with why it cannot tell the run.
+    pub fn retell_skipped(self, skipped: &[(Dialect, Untold)]) -> String {
+        let each: Vec<String> = skipped
+            .iter()
+            .map(|(api, why)| {
+                let api = api.words().api;
+                match self.lang {
+                    Lang::En => format!("{api}: {}", untold_en(api, why)),
+                    Lang::Zh => format!("{api}：{}", untold_zh(api, why)),
+                }
+            })
+            .collect();
+        match self.lang {
+            Lang::En => format!("A skipped {}", each.join("; ")),
+            Lang::Zh => format!("A 跳过了 {}", each.join("；")),
+        }
+    }
+
     pub fn link_copied(self, command: &str, tabs: usize) -> String {
         let then = match (self.lang, tabs) {
             (_, 0) => String::new(),

@@ -36,6 +36,9 @@ impl Say {
             (Lang::En, StopCause::ContextWindowExceeded) => {
                 "the reply filled the model's context window and is cut short".to_owned()
             }
+            (Lang::En, StopCause::Refusal) if w.refusal_in_reply => {
+                "the model declined to answer, in the reply's `refusal`".to_owned()
+            }
             (Lang::En, StopCause::Refusal) => "the model declined to answer".to_owned(),
             (Lang::En, StopCause::ContentFilter) => {
                 "the provider's content filter withheld the reply".to_owned()
@@ -75,6 +78,9 @@ impl Say {
             (Lang::Zh, StopCause::Truncated) => "回复被 token 上限截断".to_owned(),
             (Lang::Zh, StopCause::ContextWindowExceeded) => {
                 "回复占满了模型的上下文窗口，被截断".to_owned()
+            }
+            (Lang::Zh, StopCause::Refusal) if w.refusal_in_reply => {
+                "模型拒绝回答（写在回复的 refusal 里）".to_owned()
             }
             (Lang::Zh, StopCause::Refusal) => "模型拒绝回答".to_owned(),
             (Lang::Zh, StopCause::ContentFilter) => "服务商的内容过滤拦下了回复".to_owned(),

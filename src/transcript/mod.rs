@@ -39,6 +39,7 @@ pub use open::{
     DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,
 };
 pub use progress::{Progress, Stage};
+pub use replay::Untold;
 pub use sessions::{is_one_recording, is_part_of};
 pub use verify::{Evidence, Miss, Verification};
 

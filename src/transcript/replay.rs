@@ -8,6 +8,20 @@ use std::num::NonZeroU32;
 use super::Transcript;
 use crate::dialect::Dialect;
 use crate::engine::{Config, Conversation, Message};
+use crate::vocab::StopReason;
+
+/// Why a run cannot be told in an API: a reply it could not send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Untold {
+    /// A stop reason the API has no word for.
+    Stop(String),
+    /// A tool request under this stop, an answer's, where the API's calls
+    /// alone make a reply a tool request.
+    PendingCall(String),
+    /// A call to this tool cut off before its arguments were whole, where
+    /// the API sends them as an object.
+    CutCall(String),
+}
 
 impl Transcript {
     /// The most model calls a replay under `max_turns` can make: the
@@ -44,20 +58,38 @@ impl Transcript {
             .unwrap_or_else(|| Dialect::guess(self.replies.iter().map(|r| r.stop_reason.as_str())))
     }
 
-    /// The first stop reason of the run that `dialect` has no word for,
-    /// when it has one: the run cannot be told in that API.
-    pub fn untold_in(&self, dialect: Dialect) -> Option<&str> {
+    /// Why the run cannot be told in `dialect`, if it cannot: the first
+    /// reply that API could not send.
+    pub fn untold_in(&self, dialect: Dialect) -> Option<Untold> {
         let recorded = self.dialect();
         if recorded == dialect {
             return None;
         }
-        self.replies
-            .iter()
-            .find(|r| {
-                let asks = r.tool_calls().next().is_some();
-                dialect.told_stop(recorded, &r.stop_reason, asks).is_none()
-            })
-            .map(|r| r.stop_reason.as_str())
+        self.replies.iter().find_map(|r| {
+            let asks = r.tool_calls().next().is_some();
+            if dialect.told_stop(recorded, &r.stop_reason, asks).is_none() {
+                return Some(Untold::Stop(r.stop_reason.clone()));
+            }
+            // Where the calls alone make a reply a tool request (Responses,
+            // Gemini), a request left pending under an answer's stop
+            // cannot be sent.
+            let answering = matches!(
+                recorded.stop_reason(&r.stop_reason),
+                StopReason::EndTurn | StopReason::StopSequence
+            );
+            if asks && answering && dialect.words().calls_in_items {
+                return Some(Untold::PendingCall(r.stop_reason.clone()));
+            }
+            // A call cut off mid-arguments is text, where this API sends
+            // an object: Gemini's `args` (a Struct), Converse's `input`.
+            let cut = r.tool_calls().find(|call| !call.input.is_object());
+            match cut {
+                Some(call) if dialect.words().arguments_object => {
+                    Some(Untold::CutCall(call.name.to_owned()))
+                }
+                _ => None,
+            }
+        })
     }
 
     /// The remark for the call with this number, if the run has one.

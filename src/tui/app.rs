@@ -8,10 +8,11 @@
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
+use crate::dialect::Dialect;
 use crate::engine::{Config, Event, Rounds, Step, TraceView, Usage};
 use crate::narrate::LazyReplay;
 use crate::prices::Prices;
-use crate::transcript::{Localized, Transcript};
+use crate::transcript::{Localized, Transcript, Untold};
 
 use super::extents::Extents;
 use super::link::Opened;
@@ -64,6 +65,16 @@ pub enum Mode {
     Question(Guess),
 }
 
+/// A word in the footer, until the next key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// The command `y` gave, and how many runs on (Tab) from the one it
+    /// opens the frame is.
+    Link(String, usize),
+    /// `A` passed over APIs that cannot tell the run: each, with why.
+    Untold(Vec<(Dialect, Untold)>),
+}
+
 pub struct App<'a> {
     pub(super) runs: &'a [Localized],
     pub(super) current: usize,
@@ -87,9 +98,9 @@ pub struct App<'a> {
     pub(super) search: Option<Search>,
     /// Where the runs came from, for the command `y` gives.
     pub(super) opened: Option<Opened>,
-    /// The command `y` gave, shown in the footer until the next key, and
-    /// how many runs on (Tab) from the one it opens the frame is.
-    pub(super) link: Option<(String, usize)>,
+    /// What the last key did that the screen does not show by itself,
+    /// said in the footer until the next key.
+    pub(super) notice: Option<Notice>,
     /// Text for the clipboard, which the event loop hands on.
     pub(super) to_copy: Option<String>,
     /// The price list given with `--prices`, for what calls cost.
@@ -154,7 +165,7 @@ impl<'a> App<'a> {
             quiz: settings.quiz.then(Quiz::default),
             search: None,
             opened: None,
-            link: None,
+            notice: None,
             to_copy: None,
             prices: None,
             trail: Vec::new(),

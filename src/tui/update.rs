@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU32;
 
-use super::app::{App, Mode, SPEEDS};
+use super::app::{App, Mode, Notice, SPEEDS};
 use super::keymap::Action;
 use super::link;
 use super::quiz::{Guess, Quiz};
@@ -23,9 +23,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::Open => Action::Next,
         other => other,
     };
-    // The link `y` showed stays until the next key.
+    // A notice stays until the next key.
     if !matches!(action, Action::Drawn(_) | Action::Resize(..) | Action::Tick) {
-        app.link = None;
+        app.notice = None;
     }
     // A click that is not on a timeline mark does nothing at all: it must
     // not stop the autoplay or take back a question.
@@ -182,7 +182,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::CopyLink => {
             let (command, tabs) = link::command(app);
             app.to_copy = Some(command.clone());
-            app.link = Some((command, tabs));
+            app.notice = Some(Notice::Link(command, tabs));
         }
         Action::NextMatch => app.next_match(true),
         Action::PrevMatch => app.next_match(false),

@@ -49,6 +49,7 @@ mod sweep;
 mod terminal;
 mod themes;
 mod timing;
+mod told_true;
 mod trajectories;
 mod unbreakable;
 mod usage;

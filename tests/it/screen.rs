@@ -560,7 +560,7 @@ fn the_mistake_caption_appears_where_the_damage_is_done() {
         &["m", "m", "m", "m", "m", "Right", "Right"],
     );
     assert!(
-        early.contains("Mistake: the reply has text that looks done"),
+        early.contains("Mistake: the reply has text, and any text ends this loop"),
         "{early}"
     );
     let capped = screen(

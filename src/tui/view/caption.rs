@@ -182,11 +182,21 @@ fn step_caption(app: &App) -> String {
                 let continues = production == Verdict::Continue;
                 say.caption_lesson_returned(&short(checked), &short(text), continues)
             } else {
+                let goal = app.trace().steps[..app.cursor()]
+                    .iter()
+                    .rev()
+                    .find_map(|st| match &st.event {
+                        Event::GoalCheck { tool, passed: true } => Some(short(tool)),
+                        _ => None,
+                    });
                 say.caption_answer(
                     &short(text),
-                    app.calls_so_far(),
-                    app.rounds_so_far(),
-                    app.trace().tool_calls(),
+                    (
+                        app.calls_so_far(),
+                        app.rounds_so_far(),
+                        app.trace().tool_calls(),
+                    ),
+                    goal.as_deref(),
                 )
             }
         }

@@ -22,7 +22,7 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::app::{App, Mode};
+use super::app::{App, Mode, Notice};
 use super::keymap::{footer_entries, help_rows};
 use super::theme::{self, Look};
 use crate::narrate::Say;
@@ -179,8 +179,12 @@ fn render_footer(frame: &mut Frame, area: Rect, app: &App) {
         (say.go_to_prompt(typed), theme::KEY)
     } else if let Mode::Search(typed) = app.mode() {
         (say.search_prompt(typed), theme::KEY)
-    } else if let Some((command, tabs)) = &app.link {
-        (say.link_copied(command, *tabs), theme::KEY)
+    } else if let Some(notice) = &app.notice {
+        let text = match notice {
+            Notice::Link(command, tabs) => say.link_copied(command, *tabs),
+            Notice::Untold(skipped) => say.retell_skipped(skipped),
+        };
+        (text, theme::KEY)
     } else if let Some(quiz) = &app.quiz {
         let last = quiz.last.map(|(right, _)| right);
         (
