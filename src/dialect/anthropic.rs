@@ -26,6 +26,7 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_use",
     calls_in_items: false,
     result_role: "user",
+    reply_role: "assistant",
     // An object, but a tool streamed without buffering may arrive as
     // invalid or partial JSON, cut where max_tokens fell
     // (https://platform.claude.com/docs/en/agents-and-tools/tool-use/fine-grained-tool-streaming).

@@ -32,6 +32,7 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_use",
     calls_in_items: false,
     result_role: "user",
+    reply_role: "assistant",
     arguments_object: true,
     refusal_in_reply: false,
     keeps_state: false,

@@ -33,6 +33,9 @@ pub const WORDS: Words = Words {
     tool_edge: "functionCall",
     calls_in_items: true,
     result_role: "user",
+    // A Content's role is `user` or `model`
+    // (https://ai.google.dev/api/caching#Content).
+    reply_role: "model",
     arguments_object: true,
     refusal_in_reply: false,
     keeps_state: false,

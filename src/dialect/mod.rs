@@ -21,6 +21,7 @@ pub mod wire;
 use std::collections::{HashMap, HashSet};
 
 pub use models::context_window;
+pub use openai_chat::DEEPSEEK_STOP;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,6 +76,8 @@ pub struct Words {
     pub calls_in_items: bool,
     /// The role a message of results has on the wire.
     pub result_role: &'static str,
+    /// The role the model's replies have on the wire.
+    pub reply_role: &'static str,
     /// Whether a call's arguments always travel as a JSON object
     /// (Gemini's `args`, Converse's `input`), never as text that may be
     /// cut (Chat's and Responses' `arguments`, Messages' streamed input).

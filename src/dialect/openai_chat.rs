@@ -26,6 +26,7 @@ pub const WORDS: Words = Words {
     tool_edge: "tool_calls",
     calls_in_items: false,
     result_role: "tool",
+    reply_role: "assistant",
     arguments_object: false,
     // `message.refusal`, beside `content`, under `finish_reason: "stop"`
     // (https://platform.openai.com/docs/guides/structured-outputs#refusals).
@@ -37,6 +38,10 @@ pub const WORDS: Words = Words {
     system_in_messages: true,
     list: "messages",
 };
+
+/// The one finish reason DeepSeek's API adds to Chat Completions' own
+/// (https://api-docs.deepseek.com/api/create-chat-completion).
+pub const DEEPSEEK_STOP: &str = "insufficient_system_resource";
 
 /// The finish reasons of Chat Completions, and DeepSeek's one more.
 pub const STOPS: &[(&str, StopReason)] = &[

@@ -32,6 +32,7 @@ pub const WORDS: Words = Words {
     calls_in_items: true,
     // Responses items have no role; the list still needs a word for them.
     result_role: "item",
+    reply_role: "assistant",
     arguments_object: false,
     // A `refusal` content part of an output message, the response
     // `completed` (https://platform.openai.com/docs/guides/structured-outputs#refusals).

@@ -247,14 +247,28 @@ impl Say {
     pub fn caption_check_lesson_answer(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
         let (field, tool) = (self.stop_field(), self.w.tool_stop);
-        let mut caption = match self.lang {
-            Lang::En => format!(
-                "Check: {field} {stop_reason} is not {tool}, and the lesson's simple check treats \
-                 everything else as the answer. Press c for the production check."
+        let request = self.w.tool_request;
+        // Where the calls decide (Responses, Gemini), `tool` ends an
+        // answer too: what the lesson's check dispatches is a finished
+        // reply that holds calls.
+        let mut caption = match (self.lang, self.w.calls_in_items) {
+            (Lang::En, false) => format!(
+                "Check: {field} {stop_reason} is not {tool}, and the lesson's simple check returns \
+                 every reply that is not a tool request as the answer. Press c for the production \
+                 check."
             ),
-            Lang::Zh => format!(
-                "检查：{field} 为 {stop_reason}，不是 {tool}；本课简化检查把其余一切都当作回答。\
-                 按 c 切换到生产循环。"
+            (Lang::En, true) => format!(
+                "Check: {field} {stop_reason} is not a finished reply holding {request}, and the \
+                 lesson's simple check returns every reply that is not a tool request as the \
+                 answer. Press c for the production check."
+            ),
+            (Lang::Zh, false) => format!(
+                "检查：{field} 为 {stop_reason}，不是 {tool}；本课简化检查把所有不是工具请求的回复\
+                 都当作回答返回。按 c 切换到生产循环。"
+            ),
+            (Lang::Zh, true) => format!(
+                "检查：{field} 为 {stop_reason}，不是带着 {request} 的完整回复；本课简化检查把所有\
+                 不是工具请求的回复都当作回答返回。按 c 切换到生产循环。"
             ),
         };
         // The simple rule is the Messages lesson's (seed 000); the Chat

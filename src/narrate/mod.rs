@@ -40,7 +40,7 @@ pub use screen::GaugeState;
 
 pub use crate::lang::{Lang, Tr};
 
-use crate::dialect::{Dialect, Words};
+use crate::dialect::{DEEPSEEK_STOP, Dialect, Words};
 
 /// Words for one (language, dialect) pair.
 #[derive(Debug, Clone, Copy)]
@@ -63,13 +63,21 @@ impl Say {
         }
     }
 
-    /// Every stop its API documents, as the API spells them: Chat
-    /// Completions' with DeepSeek's `insufficient_system_resource`, the
-    /// one finish reason DeepSeek's reference adds
-    /// (https://api-docs.deepseek.com/api/create-chat-completion).
-    fn documented_stops(self) -> String {
-        let names: Vec<&str> = self.dialect.stops().iter().map(|(name, _)| *name).collect();
-        names.join(", ")
+    /// Every stop loopstep knows in its API, as the API spells them, in
+    /// the reader's list: Chat Completions' with the one DeepSeek adds,
+    /// said to be DeepSeek's.
+    fn known_stops(self) -> String {
+        let names: Vec<String> = self
+            .dialect
+            .stops()
+            .iter()
+            .map(|(name, _)| match (self.lang, *name) {
+                (Lang::En, DEEPSEEK_STOP) => format!("DeepSeek's {name}"),
+                (Lang::Zh, DEEPSEEK_STOP) => format!("DeepSeek 的 {name}"),
+                _ => (*name).to_owned(),
+            })
+            .collect();
+        names.join(self.pick(", ", "、"))
     }
 
     /// A recorded stop as the run's API shows it: Responses' status

@@ -50,8 +50,10 @@ impl Say {
         self.pick("steps", "步骤")
     }
 
+    /// The conversation's list as the API names it: `messages`, Gemini's
+    /// `contents`.
     pub fn messages_title(self) -> &'static str {
-        "messages"
+        self.w.list
     }
 
     pub fn kind_thinking(self) -> &'static str {

@@ -51,9 +51,10 @@ impl Say {
                  so there is nothing the loop can run"
             ),
             (Lang::En, StopCause::UnknownStopReason) => format!(
-                "a {field} that {} does not document (it documents {})",
+                "a {field} loopstep does not know in {} (it knows {}), handed to the caller \
+                 rather than guessed at",
                 w.api,
-                self.documented_stops()
+                self.known_stops()
             ),
             (Lang::En, StopCause::SafetyCap { calls }) => format!(
                 "the loop has no max_turns, so only the engine's safety cap of {calls} calls \
@@ -89,9 +90,9 @@ impl Say {
                 "模型写出的工具请求（{request}）格式有误，API 在那里停止了回复，循环没有可运行的东西"
             ),
             (Lang::Zh, StopCause::UnknownStopReason) => format!(
-                "{} 的文档里没有这种 {field}（文档列出的是 {}）",
+                "loopstep 在 {} 里不认识这个{field}（它认识的有 {}），交给调用方处理，不去猜",
                 w.api,
-                self.documented_stops()
+                self.known_stops()
             ),
             (Lang::Zh, StopCause::SafetyCap { calls }) => format!(
                 "循环没有 max_turns，只有引擎 {calls} 次调用的安全上限让它停下；\
@@ -239,9 +240,19 @@ impl Say {
                     (Lang::Zh, Verdict::Continue) => "暂停：把对话发回".to_owned(),
                     (Lang::Zh, Verdict::Stop(why)) => format!("中止：{}", self.cause(why)),
                 };
+                // Where a reply's calls, not its stop, say it asks for
+                // tools (Responses, Gemini), the line names what decided.
+                let (w, finished) = (self.w, stop_reason == self.w.tool_stop);
+                let decided = match (lang, verdict) {
+                    _ if !(w.calls_in_items && finished) => String::new(),
+                    (Lang::En, Verdict::Dispatch) => format!(", with {}", w.tool_request),
+                    (Lang::En, _) => format!(", no {}", w.tool_request),
+                    (Lang::Zh, Verdict::Dispatch) => format!("，带 {}", w.tool_request),
+                    (Lang::Zh, _) => format!("，没有 {}", w.tool_request),
+                };
                 match lang {
-                    Lang::En => format!("{field} {stop} → {branch}"),
-                    Lang::Zh => format!("{field} 为 {stop} → {branch}"),
+                    Lang::En => format!("{field} {stop}{decided} → {branch}"),
+                    Lang::Zh => format!("{field} 为 {stop}{decided} → {branch}"),
                 }
             }
             (

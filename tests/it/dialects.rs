@@ -274,11 +274,13 @@ fn a_responses_run_cut_short_says_status_incomplete_and_its_reason() {
 }
 
 #[test]
-fn a_finish_reason_the_api_does_not_document_is_named_with_the_ones_it_does() {
+fn a_finish_reason_loopstep_does_not_know_is_named_with_the_ones_it_does() {
     // Seed 001 names DeepSeek's `aborted`; DeepSeek's API reference lists
     // stop, length, content_filter, tool_calls and
     // insufficient_system_resource
-    // (https://api-docs.deepseek.com/api/create-chat-completion).
+    // (https://api-docs.deepseek.com/api/create-chat-completion), the last
+    // its own, not OpenAI's: said to be DeepSeek's, and nothing said of
+    // what a reference documents.
     let exchange = serde_json::json!([{
         "request": {"model": "deepseek-chat", "messages": [{"role": "user", "content": "hi"}]},
         "response": {"model": "deepseek-chat", "choices": [{"index": 0, "finish_reason": "aborted",
@@ -290,14 +292,15 @@ fn a_finish_reason_the_api_does_not_document_is_named_with_the_ones_it_does() {
     let en = common::printed(&["run", path]);
     assert!(
         en.contains(
-            "a finish_reason that OpenAI Chat Completions does not document (it documents \
-             tool_calls, stop, length, content_filter, insufficient_system_resource)"
+            "a finish_reason loopstep does not know in OpenAI Chat Completions (it knows \
+             tool_calls, stop, length, content_filter, DeepSeek's insufficient_system_resource), \
+             handed to the caller rather than guessed at"
         ),
         "{en}"
     );
     let zh = common::printed(&["--lang", "zh", "run", path]);
     assert!(
-        zh.contains("OpenAI Chat Completions 的文档里没有这种"),
+        zh.contains("不认识这个结束原因 finish_reason（它认识的有 tool_calls、stop"),
         "{zh}"
     );
 }
@@ -480,7 +483,7 @@ fn aurora_run_told_in_each_api_ends_in_1974_after_three_calls_in_that_api_s_word
     for (api, en, zh) in [
         (
             "gemini",
-            "finishReason STOP → dispatch",
+            "finishReason STOP, with functionCall → dispatch",
             "结束原因 finishReason 为 STOP",
         ),
         (
@@ -495,7 +498,7 @@ fn aurora_run_told_in_each_api_ends_in_1974_after_three_calls_in_that_api_s_word
         ),
         (
             "openai-responses",
-            "status completed → dispatch",
+            "status completed, with function_call → dispatch",
             "状态 status 为 completed",
         ),
     ] {

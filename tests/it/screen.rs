@@ -725,3 +725,35 @@ fn docs_screen_md_names_every_key_the_screen_binds() {
         }
     }
 }
+
+#[test]
+fn a_run_told_in_gemini_names_its_list_and_roles_as_gemini_does() {
+    // Gemini's request holds `contents`, whose roles are `user` and `model`
+    // (https://ai.google.dev/api/caching#Content).
+    let index = BUILTIN_NAMES
+        .iter()
+        .position(|n| *n == "aurora-run")
+        .unwrap();
+    let settings = Settings {
+        dialect: Some(Dialect::Gemini),
+        ..Settings::default()
+    };
+    let mut app = App::new(builtins(), index, settings);
+    let shown = drive(&mut app, 100, 30, &["Right", "Right"])
+        .backend()
+        .to_string();
+    assert!(shown.contains("┌ contents "), "{shown}");
+    assert!(shown.contains("#1   model "), "{shown}");
+    assert!(!shown.contains("assistant"), "{shown}");
+}
+
+#[test]
+fn a_passed_over_api_is_said_in_the_footer() {
+    // Gemini and Converse have no refusal: A from Responses goes on to
+    // Messages and says which it passed over, and why.
+    let shown = screen("refusal", 100, 30, &["A", "A", "A"]);
+    assert!(
+        shown.contains("A skipped Gemini: it stops with refusal"),
+        "{shown}"
+    );
+}

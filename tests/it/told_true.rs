@@ -254,3 +254,34 @@ fn a_run_an_api_cannot_send_is_refused_with_the_reason_or_told_its_way() {
         assert!(!ok && text.contains(why), "{run} {api}: {text}");
     }
 }
+
+#[test]
+fn where_the_calls_decide_the_check_says_so() {
+    // Gemini's STOP ends a tool request and an answer alike: the parts
+    // decide, and the line and the lesson's caption say which.
+    let run = printed(&["run", "aurora-run", "--dialect", "gemini"]);
+    assert!(
+        run.contains("finishReason STOP, with functionCall → dispatch"),
+        "{run}"
+    );
+    assert!(
+        run.contains("finishReason STOP, no functionCall → return"),
+        "{run}"
+    );
+    let lesson = handout_with(
+        &["--dialect", "openai-responses", "--check", "lesson"],
+        "max-tokens",
+    );
+    assert!(
+        lesson.contains("is not a finished reply holding function_call"),
+        "{lesson}"
+    );
+    assert!(!lesson.contains("is not completed"), "{lesson}");
+}
+
+/// The handout of `run` with more flags.
+fn handout_with(flags: &[&str], run: &str) -> String {
+    let mut args = vec!["export", run, "-o", "-", "--format", "markdown"];
+    args.extend_from_slice(flags);
+    printed(&args)
+}

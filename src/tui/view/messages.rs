@@ -128,7 +128,7 @@ fn message_rows(
         Role::User if only_results => (theme::ROLE_USER, say.w.result_role),
         Role::User => (theme::ROLE_USER, message.role.as_str()),
         Role::System => (theme::LABEL, message.role.as_str()),
-        Role::Assistant => (theme::ROLE_ASSISTANT, message.role.as_str()),
+        Role::Assistant => (theme::ROLE_ASSISTANT, say.w.reply_role),
     };
     let prefix = 1 + number_width + 1 + ROLE_WIDTH;
     let room = width.saturating_sub(prefix);
