@@ -204,9 +204,14 @@ fn run_text(
     for note in &transcript.notes {
         lines.push(say.note_line(&one_line(&say.note_text(note), PREVIEW_CHARS * 3)));
     }
+    // Columns by display width (a Chinese character takes two), the turn's
+    // as wide as the last turn's label and two spaces: "第 100 轮  中止".
+    let turn_width = trace
+        .steps
+        .last()
+        .map_or(0, |last| crate::text::width(&say.turn_label(last.turn)) + 2);
     for (at, step) in trace.steps.iter().enumerate() {
-        // Columns by display width: a Chinese character takes two.
-        let turn = pad(&say.turn_label(step.turn), 9);
+        let turn = pad(&say.turn_label(step.turn), turn_width.max(9));
         let phase = pad(say.phase(step.event.phase()), 16);
         let took = step.event.time().map(|t| say.took(t)).unwrap_or_default();
         lines.push(format!(

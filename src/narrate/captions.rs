@@ -112,13 +112,13 @@ impl Say {
             (Lang::Zh, true) => format!(
                 "第 {number} 次调用：{api} 可以在服务端保存对话（previous_response_id），\
                  但这个循环和本课一样，重新发送全部 {messages} 条消息；\
-                 不论对话是否保存在服务端，模型每次调用都要把它从头读一遍。回复加入列表。"
+                 不论对话是否保存在服务端，模型每次调用都要把它从头读一遍。回复追加到 messages。"
             ),
             (Lang::Zh, false) => format!(
                 "第 {number} 次调用：{api} API 在两次调用之间不保存任何状态，\
                  所以循环重新发送全部 {messages} 条消息（即使像 OpenAI Responses 那样\
                  用 previous_response_id 在服务端保存对话，模型每次调用仍要把它从头读一遍）。\
-                 回复加入列表。"
+                 回复追加到 messages。"
             ),
         }
     }
@@ -187,14 +187,15 @@ impl Say {
     }
 
     pub fn caption_check_continue(self, stop_reason: &str) -> String {
+        let field = self.stop_field();
         match self.lang {
             Lang::En => format!(
-                "Check: {stop_reason} means the server paused a long turn of its own tools. The \
+                "Check: {field} {stop_reason} means the server paused a long turn of its own tools. The \
                  loop sends the conversation back unchanged, the reply's server tool blocks \
                  included, so the model can go on; that costs a turn."
             ),
             Lang::Zh => format!(
-                "检查：{stop_reason} 表示服务端执行自己的工具耗时较长，把这一轮暂停了。\
+                "检查：{field} 为 {stop_reason}，表示服务端执行自己的工具耗时较长，把这一轮暂停了。\
                  循环把对话原样发回（连同回复里的服务端工具块），让模型继续；这会消耗一轮。"
             ),
         }
@@ -288,7 +289,8 @@ impl Say {
     /// What a dispatch did: `raised` when this harness hands a failure to
     /// its caller instead of the model.
     pub fn caption_dispatch(self, name: &str, which: (usize, usize), failed: Failed) -> String {
-        let flag = self.told.error_flag.get(self.lang);
+        let flag = self.told.error_flag.map(|flag| flag.get(self.lang));
+        let api = self.w.api;
         let (nth, of) = which;
         let head = match (self.lang, of > 1) {
             (Lang::En, true) => format!("Dispatch {nth} of {of}"),
@@ -301,10 +303,16 @@ impl Say {
                 "{head}: the loop, not the model, runs {name}. Whatever it returns, a hit, a \
                  miss or an error, travels back the same way."
             ),
-            (Lang::En, Failed::Reported) => format!(
-                "{head}: {name} failed. The error goes back as a result (flagged by {flag}), so \
-                 the model can read it and correct itself."
-            ),
+            (Lang::En, Failed::Reported) => match flag {
+                Some(flag) => format!(
+                    "{head}: {name} failed. The error goes back as a result (flagged by {flag}), \
+                     so the model can read it and correct itself."
+                ),
+                None => format!(
+                    "{head}: {name} failed. The error goes back in the result's text ({api} has \
+                     no error flag), so the model can read it and correct itself."
+                ),
+            },
             (Lang::En, Failed::Raised) => format!(
                 "{head}: {name} failed, and this harness raises tool errors to its caller \
                  instead of showing them to the model: the run ends here."
@@ -313,9 +321,15 @@ impl Say {
                 "{head}：由循环而不是模型来运行 {name}。无论返回什么，查到、没查到还是出错，\
                  都走同一条路发回。"
             ),
-            (Lang::Zh, Failed::Reported) => format!(
-                "{head}：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
-            ),
+            (Lang::Zh, Failed::Reported) => match flag {
+                Some(flag) => format!(
+                    "{head}：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
+                ),
+                None => format!(
+                    "{head}：{name} 失败了。错误写在结果文本里发回（{api} 没有错误标志），\
+                     模型能读到并自行纠正。"
+                ),
+            },
             (Lang::Zh, Failed::Raised) => format!(
                 "{head}：{name} 失败了，这个运行框架把工具错误抛给调用方，而不是交给模型：运行到此结束。"
             ),
@@ -550,13 +564,14 @@ impl Say {
             Lang::En => format!(
                 "max_turns = {max_turns} is spent: the loop returns None, which is not an answer. \
                  Elsewhere the OpenAI Agents SDK raises MaxTurnsExceeded, LangGraph raises \
-                 GraphRecursionError, and Anthropic's tool runner stops at max_iterations without \
-                 an error."
+                 GraphRecursionError, and the Anthropic SDK's tool runner stops at max_iterations \
+                 without an error."
             ),
             Lang::Zh => format!(
-                "max_turns = {max_turns} 的预算耗尽：循环返回 None，这不是回答。\
+                "已达到轮次上限 max_turns = {max_turns}，预算耗尽：循环返回 None，这不是回答。\
                  在别的框架里，OpenAI Agents SDK 抛出 MaxTurnsExceeded，LangGraph 抛出 \
-                 GraphRecursionError，Anthropic 的 tool runner 在 max_iterations 处停下而不报错。"
+                 GraphRecursionError，Anthropic SDK 的工具运行器（tool runner）在 max_iterations \
+                 处停下而不报错。"
             ),
         }
     }

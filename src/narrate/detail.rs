@@ -149,9 +149,7 @@ impl Say {
                 plural(messages)
             ),
             Lang::Zh => {
-                format!(
-                    "第 {number} 次请求：全部 {messages} 条消息（{chars} 字符），完整{again_zh}"
-                )
+                format!("第 {number} 次请求：{again_zh} {messages} 条消息（{chars} 字符）")
             }
         }
     }
@@ -444,7 +442,7 @@ impl Say {
     pub fn detail_no_turn_left(self, next_call: usize, max_turns: u32) -> String {
         match self.lang {
             Lang::En => format!("no turn left for call #{next_call}: max_turns = {max_turns}"),
-            Lang::Zh => format!("第 {next_call} 次调用已没有轮次可用：max_turns = {max_turns}"),
+            Lang::Zh => format!("已没有轮次留给第 {next_call} 次调用（max_turns = {max_turns}）"),
         }
     }
 

@@ -161,22 +161,24 @@ impl Say {
                 | Mistake::WrongOrder
                 | Mistake::DropOneResult,
             ) => {
-                format!("这次运行体现不出常见错误 {name}：没有任何回复提出工具请求，所以无从出错。")
+                format!(
+                    "这次运行无法演示常见错误“{name}”：没有任何回复提出工具请求，所以无从出错。"
+                )
             }
             (Lang::Zh, Mistake::SplitResults) if !self.w.results_together => format!(
-                "这次运行体现不出常见错误 {name}：{api} 本来就按{form}发送，拆开也不会有任何变化。"
+                "这次运行无法演示常见错误“{name}”：{api} 本来就按{form}发送，拆开也不会有任何变化。"
             ),
             (Lang::Zh, Mistake::SplitResults) => format!(
-                "这次运行体现不出常见错误 {name}：没有任何回复同时请求多个工具，没有可拆的。"
+                "这次运行无法演示常见错误“{name}”：没有任何回复同时请求多个工具，没有可拆的。"
             ),
             (Lang::Zh, Mistake::StopOnText) => format!(
-                "这次运行体现不出常见错误 {name}：没有任何回复在工具请求旁边带文字，先看文字也不改变什么。"
+                "这次运行无法演示常见错误“{name}”：没有任何回复在工具请求旁边带文字，先看文字也不改变什么。"
             ),
             (Lang::Zh, Mistake::NoBudget) => format!(
-                "这次运行体现不出常见错误 {name}：运行在 max_turns 之内就结束了，缺了轮次上限也无妨。"
+                "这次运行无法演示常见错误“{name}”：运行在 max_turns 之内就结束了，缺了轮次上限也无妨。"
             ),
             (Lang::Zh, Mistake::DispatchBeforeCheck) => format!(
-                "这次运行体现不出常见错误 {name}：这里每个工具请求都伴随着表示调用工具的停止原因，最终回答又不请求工具，\
+                "这次运行无法演示常见错误“{name}”：这里每个工具请求都伴随着表示调用工具的停止原因，最终回答又不请求工具，\
                  先派发再检查没有改变什么。它会在工具请求写到一半被截断的回复上出错（试试 max-tokens）。"
             ),
         }

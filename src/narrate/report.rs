@@ -125,7 +125,7 @@ impl Say {
                 "model calls: {calls} · tool calls: {tools} · outcome: {outcome} · goal check: {goal}"
             ),
             Lang::Zh => format!(
-                "模型调用：{calls} · 工具调用：{tools} · 结果：{outcome} · 目标检查：{goal}"
+                "模型调用：{calls} · 工具调用：{tools} · 状态：{outcome} · 目标检查：{goal}"
             ),
         }
     }

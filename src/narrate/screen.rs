@@ -449,14 +449,14 @@ impl Say {
         let left = max as usize - used.min(max as usize);
         match self.lang {
             Lang::En => format!("model calls {used} / max_turns {max} · {left} left"),
-            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 剩余 {left} 轮"),
+            Lang::Zh => format!("模型调用 {used} / 轮次上限 max_turns {max} · 剩余 {left} 轮"),
         }
     }
 
     pub fn gauge_last(self, used: usize, max: u32) -> String {
         match self.lang {
             Lang::En => format!("model calls {used} / max_turns {max} · last turn"),
-            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 最后一轮"),
+            Lang::Zh => format!("模型调用 {used} / 轮次上限 max_turns {max} · 最后一轮"),
         }
     }
 
@@ -465,7 +465,9 @@ impl Say {
             Lang::En => {
                 format!("model calls {used} / max_turns {max} · spent → None, not an answer")
             }
-            Lang::Zh => format!("模型调用 {used} / max_turns {max} · 预算耗尽 → None，不是回答"),
+            Lang::Zh => {
+                format!("模型调用 {used} / 轮次上限 max_turns {max} · 预算耗尽 → None，不是回答")
+            }
         }
     }
 
@@ -473,7 +475,7 @@ impl Say {
     pub fn gauge_no_budget(self, used: usize, cap: u32) -> String {
         match self.lang {
             Lang::En => format!("model calls {used} · no max_turns · safety cap {cap}"),
-            Lang::Zh => format!("模型调用 {used} · 没有 max_turns · 安全上限 {cap}"),
+            Lang::Zh => format!("模型调用 {used} · 没有轮次上限 max_turns · 安全上限 {cap}"),
         }
     }
 
@@ -496,8 +498,8 @@ impl Say {
         self.pick("outcome", "结果")
     }
 
-    /// The label while the run has no outcome yet: "状态：进行中" in
-    /// Chinese, not "结果：进行中" beside a result.
+    /// The label of any outcome but an answer: "状态：进行中",
+    /// "状态：中止" in Chinese, keeping 结果 for the value returned.
     pub fn status(self) -> &'static str {
         self.pick("outcome", "状态")
     }

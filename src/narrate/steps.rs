@@ -358,7 +358,7 @@ impl Say {
                 plural(*max_turns as usize)
             ),
             (Lang::Zh, Event::BudgetExhausted { max_turns }) => {
-                format!("{max_turns} 轮全部用完，没有回答：循环返回 None")
+                format!("{max_turns} 轮已用完，没有回答：循环返回 None")
             }
             (_, Event::Stopped(why)) => self.cause(why),
             (Lang::En, Event::RecordingEnded) => {
@@ -508,10 +508,13 @@ impl ToolWords for Say {
                 "No result was recorded for tool call `{id}` and `{name}` has no replay environment."
             ),
             (Lang::Zh, ToolFailure::UnknownTool { name, available }) if available.is_empty() => {
-                format!("不存在工具 {name}。没有可用的工具。")
+                format!("没有名为 {name} 的工具。没有可用工具。")
             }
             (Lang::Zh, ToolFailure::UnknownTool { name, available }) => {
-                format!("不存在工具 {name}。可用的工具：{}。", available.join("、"))
+                format!(
+                    "没有名为 {name} 的工具。可用工具：{}。",
+                    available.join("、")
+                )
             }
             (Lang::Zh, ToolFailure::UnparsableInput { error, raw }) => {
                 format!("无法把工具输入解析为 JSON（{error}）：{raw}")

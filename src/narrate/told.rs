@@ -12,8 +12,9 @@ pub struct Told {
     pub stop_field_zh: &'static str,
     /// How one turn's results travel back, as a noun phrase.
     pub results_message: Tr,
-    /// How a result says it failed.
-    pub error_flag: Tr,
+    /// How a result says it failed; `None` where nothing but its text
+    /// does (Chat Completions, Responses).
+    pub error_flag: Option<Tr>,
     /// A tool result, in Chinese: the API's name with a Chinese noun.
     pub tool_result_zh: &'static str,
     /// Where the API's reply says it asks for tools when its stop does
@@ -30,10 +31,10 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "one user message of tool_result blocks",
                 zh: "一条由 tool_result 块组成的 user 消息",
             },
-            error_flag: Tr {
+            error_flag: Some(Tr {
                 en: "is_error",
                 zh: "is_error",
-            },
+            }),
             tool_result_zh: "tool_result 块",
             calls_in: None,
         },
@@ -43,10 +44,8 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "one role: \"tool\" message per call",
                 zh: "每个调用各一条 role: \"tool\" 消息",
             },
-            error_flag: Tr {
-                en: "the text of the result",
-                zh: "结果文本",
-            },
+            // No flag: the error is in the result's text.
+            error_flag: None,
             tool_result_zh: "role: \"tool\" 消息",
             calls_in: None,
         },
@@ -56,10 +55,8 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "one function_call_output item per call",
                 zh: "每个调用各一个 function_call_output 项",
             },
-            error_flag: Tr {
-                en: "the text of the output",
-                zh: "输出文本",
-            },
+            // No flag: the error is in the output's text.
+            error_flag: None,
             tool_result_zh: "function_call_output 项",
             calls_in: Some(Tr {
                 en: "the output holds function_call items",
@@ -72,10 +69,10 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "one user content of functionResponse parts",
                 zh: "一条由 functionResponse 部分组成的 user 内容",
             },
-            error_flag: Tr {
+            error_flag: Some(Tr {
                 en: "an error key in the response",
                 zh: "response 里的 error 键",
-            },
+            }),
             tool_result_zh: "functionResponse 部分",
             calls_in: Some(Tr {
                 en: "the reply's parts hold functionCall parts",
@@ -88,10 +85,10 @@ pub fn told(dialect: Dialect) -> &'static Told {
                 en: "one user message of toolResult blocks",
                 zh: "一条由 toolResult 块组成的 user 消息",
             },
-            error_flag: Tr {
+            error_flag: Some(Tr {
                 en: "status: \"error\"",
                 zh: "status: \"error\"",
-            },
+            }),
             tool_result_zh: "toolResult 块",
             calls_in: None,
         },

@@ -130,7 +130,7 @@ fn tool_failures_are_told_in_the_runs_language() {
     assert_eq!(en.len(), 2);
     assert_eq!(zh.len(), 2);
     assert!(en[0].starts_with("Unknown tool `web_search`"), "{en:?}");
-    assert!(zh[0].starts_with("不存在工具 web_search。"), "{zh:?}");
+    assert!(zh[0].starts_with("没有名为 web_search 的工具。"), "{zh:?}");
     assert!(zh[1].starts_with("无法把工具输入解析为 JSON"), "{zh:?}");
 
     let miss = builtin_in("search-miss", Lang::Zh).unwrap().unwrap();
@@ -398,11 +398,11 @@ fn the_first_request_is_sent_and_later_ones_resent_in_either_language() {
     );
     assert_eq!(
         say(Lang::Zh).detail_request(1, 1, 30),
-        "第 1 次请求：全部 1 条消息（30 字符），完整发送"
+        "第 1 次请求：发送 1 条消息（30 字符）"
     );
     assert_eq!(
         say(Lang::Zh).detail_request(2, 3, 120),
-        "第 2 次请求：全部 3 条消息（120 字符），完整重发"
+        "第 2 次请求：重发 3 条消息（120 字符）"
     );
 }
 
@@ -498,4 +498,55 @@ fn on_an_openai_run_the_lesson_check_says_whose_rule_it_is() {
         let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(text.contains(says), whose, "{run} {lang:?}: {text}");
     }
+}
+
+#[test]
+fn the_chinese_banner_leaves_the_loop_pane_room_for_every_turn() {
+    // At 120×40 the eight-row glyphs would leave the turns so far one
+    // row: the banner waits for a taller screen, as tall as it needs.
+    let end = |height| {
+        drive(&mut app_in(Lang::Zh, "aurora-run"), 120, height, &["End"])
+            .backend()
+            .to_string()
+    };
+    let at_40 = end(40);
+    for turn in [" 0  tool_use", " 1  tool_use", " 2  end_turn"] {
+        assert!(at_40.contains(turn), "{turn}: {at_40}");
+    }
+    assert!(!at_40.contains("▄▄▄▄▄▄▄▄▄▄▄▄"), "{at_40}");
+    let at_46 = end(46);
+    assert!(at_46.contains("▄▄▄▄▄▄▄▄▄▄▄▄"), "{at_46}");
+    assert!(at_46.contains(" 2  end_turn"), "{at_46}");
+}
+
+#[test]
+fn the_chinese_classroom_reads_without_a_stumble() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["--lang", "zh", "run"];
+        all.extend_from_slice(args);
+        common::printed(&all)
+    };
+    // 结果 is the value returned; anything else is a 状态.
+    let halted = run(&["refusal"]);
+    assert!(halted.contains("状态：中止"), "{halted}");
+    assert!(!halted.contains("结果：中止"), "{halted}");
+    // Chat Completions has no error flag: the error is in the text.
+    let failed = run(&["tool-failure", "--dialect", "openai-chat"]);
+    assert!(!failed.contains("用 结果文本 标明"), "{failed}");
+    // The turn column stays apart from the phase at three digits.
+    let capped = run(&["always-search", "--mistake", "no-budget"]);
+    assert!(capped.contains("第 100 轮  中止"), "{capped}");
+    let budget = run(&["aurora-run-max-turns-2"]);
+    assert!(budget.contains("2 轮已用完"), "{budget}");
+    // The gauge names the seed's 轮次上限; the budget caption says it is reached.
+    let screen = drive(
+        &mut app_in(Lang::Zh, "aurora-run-max-turns-2"),
+        100,
+        30,
+        &["End"],
+    )
+    .backend()
+    .to_string();
+    assert!(screen.contains("轮次上限 max_turns 2"), "{screen}");
+    assert!(screen.contains("已达到轮次上限 max_turns = 2"), "{screen}");
 }

@@ -285,3 +285,13 @@ fn handout_with(flags: &[&str], run: &str) -> String {
     args.extend_from_slice(flags);
     printed(&args)
 }
+
+#[test]
+fn not_done_yet_is_listed_as_what_it_shows() {
+    let en = printed(&["list"]);
+    let line = en.lines().find(|l| l.starts_with("not-done-yet")).unwrap();
+    assert!(!line.contains("verified answer"), "{line}");
+    let zh = printed(&["--lang", "zh", "list"]);
+    let line = zh.lines().find(|l| l.starts_with("not-done-yet")).unwrap();
+    assert!(!line.contains("经过验证的回答"), "{line}");
+}

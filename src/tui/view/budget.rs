@@ -102,8 +102,14 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
             Span::styled(say.outcome_pending(), theme::LABEL),
         ]);
     }
-    let label = say.label(say.outcome());
     let trace = app.trace();
+    // 结果 names the return value only: any other end is a 状态.
+    let answered = matches!(trace.outcome(), Some(Outcome::Answered(_)));
+    let label = say.label(if answered {
+        say.outcome()
+    } else {
+        say.status()
+    });
     let unshown = app.config().mistake.is_some() && !trace.mistake_shown;
     let verification = app.transcript().verify(trace);
     let checked = matches!(verification, Verification::Verified(_));

@@ -44,6 +44,8 @@ const CAPTION_ROWS: u16 = 4;
 /// Rows that every layout gives to the one-line areas and the caption.
 const FIXED_ROWS: u16 = 1 + 1 + 1 + CAPTION_ROWS + 1;
 const DIAGRAM_ROWS: u16 = 10;
+/// Rows under the diagram a large screen keeps for the turns so far.
+const TURN_ROWS: u16 = 6;
 
 /// A screen at least this large gets the roomy layout: the phase in large
 /// letters across the top, a wider diagram column, and what each call
@@ -80,7 +82,15 @@ fn areas(
         return None;
     }
     let wide = area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT;
-    let banner_rows = if wide { banner_rows } else { 0 };
+    // The banner takes its rows only where the loop pane keeps room for
+    // its turns beside it: the Chinese one, twice as tall, needs a taller
+    // screen than the English one.
+    let room_left = |rows: u16| (area.height - FIXED_ROWS).saturating_sub(rows) * 3 / 5;
+    let banner_rows = if wide && room_left(banner_rows) >= DIAGRAM_ROWS + TURN_ROWS {
+        banner_rows
+    } else {
+        0
+    };
     let flexible = area.height - FIXED_ROWS - banner_rows;
     let middle_rows = (flexible * 3 / 5).max(DIAGRAM_ROWS);
     let [
@@ -131,7 +141,7 @@ fn areas(
     Some(Areas {
         title,
         question,
-        banner: wide.then_some(banner),
+        banner: (banner_rows > 0).then_some(banner),
         diagram,
         messages,
         detail,
