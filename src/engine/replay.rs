@@ -202,8 +202,9 @@ impl<'a, M: Model, T: ToolBox> Replay<'a, M, T> {
         let max_turns = self.config.max_turns.get();
         // Step 0 is the start, at turn 0, and budgets are at least 1.
         let messages = self.steps[at - 1].messages;
+        // It belongs to the last turn the budget allowed, as the loop's own.
         let exit = Step {
-            turn: max_turns,
+            turn: max_turns - 1,
             messages,
             event: Event::BudgetExhausted { max_turns },
         };

@@ -282,6 +282,14 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             }
             Next::Exit(event) => event,
         };
+        // The budget ends the loop after its last turn, not in a turn of
+        // its own: `for turn in range(max_turns)` ran turns 0 … max_turns - 1.
+        let turn = match event {
+            Event::BudgetExhausted { .. } | Event::Stopped(StopCause::SafetyCap { .. }) => {
+                turn.saturating_sub(1)
+            }
+            _ => turn,
+        };
         Some(Step {
             turn,
             messages: self.messages.len(),

@@ -18,6 +18,10 @@ pub struct ToolOutput {
     pub content: Arc<str>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// The harness could not run the call at all (no such tool, input that
+    /// is no JSON object): the error is its own, no tool's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_run: bool,
     /// When the recorded tool started and how long it ran, where the
     /// recording says; the dispatch step shows it as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -29,6 +33,7 @@ impl ToolOutput {
         ToolOutput {
             content: content.into(),
             is_error: false,
+            not_run: false,
             time: None,
         }
     }
@@ -255,8 +260,18 @@ impl<'a> ReplayTools<'a> {
 
 impl ToolBox for ReplayTools<'_> {
     fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
-        self.try_run(call)
-            .unwrap_or_else(|failure| ToolOutput::error(self.words.failure(&failure)))
+        self.try_run(call).unwrap_or_else(|failure| {
+            let not_run = matches!(
+                failure,
+                ToolFailure::UnknownTool { .. }
+                    | ToolFailure::UnparsableInput { .. }
+                    | ToolFailure::InputNotObject { .. }
+            );
+            ToolOutput {
+                not_run,
+                ..ToolOutput::error(self.words.failure(&failure))
+            }
+        })
     }
 }
 

@@ -436,6 +436,10 @@ impl Trace {
         self.view().tool_calls()
     }
 
+    pub fn tools_run(&self) -> usize {
+        self.view().tools_run()
+    }
+
     pub fn rounds(&self) -> Rounds {
         Rounds::of(&self.steps)
     }
@@ -472,6 +476,15 @@ impl<'a> TraceView<'a> {
 
     pub fn tool_calls(&self) -> usize {
         self.count(Phase::Dispatch)
+    }
+
+    /// The dispatched calls a tool ran: not those the harness could not
+    /// run at all.
+    pub fn tools_run(&self) -> usize {
+        self.steps
+            .iter()
+            .filter(|s| matches!(&s.event, Event::Dispatch { output, .. } if !output.not_run))
+            .count()
     }
 
     fn count(&self, phase: Phase) -> usize {

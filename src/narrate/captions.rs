@@ -12,6 +12,9 @@ pub enum Failed {
     No,
     /// The error went back to the model as a result.
     Reported,
+    /// The harness could not run the call (no such tool, unreadable
+    /// input): its error went back as a result.
+    NotRun,
     /// The harness raised it to its caller.
     Raised,
 }
@@ -313,6 +316,10 @@ impl Say {
                      no error flag), so the model can read it and correct itself."
                 ),
             },
+            (Lang::En, Failed::NotRun) => format!(
+                "{head}: the loop cannot run {name} as asked, so no tool runs; the harness's \
+                 own error goes back as a result, and the model can correct itself."
+            ),
             (Lang::En, Failed::Raised) => format!(
                 "{head}: {name} failed, and this harness raises tool errors to its caller \
                  instead of showing them to the model: the run ends here."
@@ -330,6 +337,10 @@ impl Say {
                      模型能读到并自行纠正。"
                 ),
             },
+            (Lang::Zh, Failed::NotRun) => format!(
+                "{head}：循环无法按请求运行 {name}，所以没有工具运行；运行框架自己的错误作为结果发回，\
+                 模型能据此自行纠正。"
+            ),
             (Lang::Zh, Failed::Raised) => format!(
                 "{head}：{name} 失败了，这个运行框架把工具错误抛给调用方，而不是交给模型：运行到此结束。"
             ),

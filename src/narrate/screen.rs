@@ -90,6 +90,11 @@ impl Say {
     /// A phase as the lessons name it.
     pub fn phase(self, phase: Phase) -> &'static str {
         match (self.lang, phase) {
+            // Words, not the JSON's snake_case ids.
+            (Lang::En, Phase::GoalCheck) => "goal check",
+            (Lang::En, Phase::PushedBack) => "pushed back",
+            (Lang::En, Phase::BudgetExhausted) => "budget spent",
+            (Lang::En, Phase::RecordingEnded) => "recording ended",
             (Lang::En, phase) => phase.as_str(),
             (Lang::Zh, Phase::Start) => "开始",
             (Lang::Zh, Phase::Call) => "调用",
@@ -230,12 +235,14 @@ impl Say {
     /// (and their cost, with a price list); else tokens are estimated by
     /// OpenAI's rule of thumb for English, about 4 characters a token
     /// (https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them),
-    /// and say so.
+    /// and say so, and that the estimate counts the messages only: the
+    /// system prompt and the tools' schemas, which recorded tokens count,
+    /// are not in it.
     pub fn growth_summary(
         self,
         request: &RequestSize,
         recorded: Option<(Usage, Option<f64>)>,
-    ) -> [String; 2] {
+    ) -> [String; 3] {
         let RequestSize {
             number,
             messages,
@@ -258,10 +265,12 @@ impl Say {
                     estimate(chars)
                 ),
                 format!("{number} call{} so far: {so_far}", plural(number as usize)),
+                "est.: the messages only, not the system prompt or the tool schemas".to_owned(),
             ],
             Lang::Zh => [
                 format!("第 {number} 次调用：{messages} 条消息，{}", estimate(chars)),
                 format!("至今 {number} 次调用 · {so_far}"),
+                "估算只算消息，不含系统提示词和工具定义".to_owned(),
             ],
         }
     }

@@ -83,7 +83,11 @@ fn a_spent_budget_prints_none_and_still_exits_zero() {
         let out = run(args);
         assert_eq!(out.code, 0);
         assert!(out.stdout.ends_with("result: None\n"), "{}", out.stdout);
-        assert!(out.stdout.contains("budget_exhausted"));
+        assert!(
+            out.stdout.contains("turn 1   budget spent"),
+            "{}",
+            out.stdout
+        );
     }
     assert!(
         run(&["run", "paris"])

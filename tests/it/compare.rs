@@ -67,8 +67,7 @@ fn ten_turns_against_two_diverge_at_the_third_call_and_v_goes_there() {
     assert_eq!(compare.parting(), Parting::At(9));
     assert_eq!(cursors(&compare), (9, 9, 9));
     assert!(
-        screen
-            .contains("◆ first divergence: step 10 — left: call · right: budget_exhausted → None"),
+        screen.contains("◆ first divergence: step 10 — left: call · right: budget spent → None"),
         "{screen}"
     );
     insta::assert_snapshot!("aurora_10_against_2_at_the_divergence_120x40", screen);
@@ -101,7 +100,7 @@ fn at_the_end_the_side_that_ended_sooner_stays_on_its_last_step_and_says_so() {
     let screen = drive(&mut compare, 120, 40, &["End"]);
     assert_eq!(cursors(&compare), (11, 11, 9));
     assert!(
-        screen.contains("ended here · step 10/10 · turn 2 · budget_exhausted"),
+        screen.contains("ended here · step 10/10 · turn 1 · budget spent"),
         "{screen}"
     );
     assert!(screen.contains("outcome: \"1974\""), "{screen}");

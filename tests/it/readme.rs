@@ -76,3 +76,14 @@ fn the_readme_s_format_table_names_every_recording_format() {
         }
     }
 }
+
+#[test]
+fn the_documented_run_prints_what_the_program_prints() {
+    // docs/commands.md shows `run aurora-run --max-turns 2` whole.
+    let docs = include_str!("../../docs/commands.md");
+    let command = "$ loopstep run aurora-run --max-turns 2\n";
+    let shown = docs.split(command).nth(1).unwrap();
+    let shown = &shown[..shown.find("```").unwrap()];
+    let printed = crate::common::printed(&["run", "aurora-run", "--max-turns", "2"]);
+    assert_eq!(shown, printed);
+}

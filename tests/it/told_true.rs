@@ -295,3 +295,33 @@ fn not_done_yet_is_listed_as_what_it_shows() {
     let line = zh.lines().find(|l| l.starts_with("not-done-yet")).unwrap();
     assert!(!line.contains("经过验证的回答"), "{line}");
 }
+
+#[test]
+fn the_numbers_a_class_asks_about_add_up() {
+    // The unknown tool and the unparseable call never ran: they are not
+    // tools that ran, nor tools that failed.
+    let malformed = handout("malformed-request", "en");
+    assert!(
+        malformed.contains("the loop cannot run web_search as asked"),
+        "{malformed}"
+    );
+    assert!(!malformed.contains("web_search failed"), "{malformed}");
+    assert!(!malformed.contains("tools ran in"), "{malformed}");
+    // The budget ends the loop after turn 1 when max_turns = 2, in words.
+    let spent = printed(&["run", "aurora-run-max-turns-2"]);
+    assert!(spent.contains("turn 1   budget spent"), "{spent}");
+    assert!(!spent.contains("turn 2"), "{spent}");
+    // The estimate says it counts the messages only.
+    let screen = crate::common::screen::drive(
+        &mut crate::common::screen::app_in(loopstep::narrate::Lang::En, "aurora-run"),
+        120,
+        40,
+        &["Right", "Right"],
+    )
+    .backend()
+    .to_string();
+    assert!(
+        screen.contains("est.: the messages only, not the system prompt"),
+        "{screen}"
+    );
+}

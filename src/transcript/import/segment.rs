@@ -588,6 +588,7 @@ impl RunBuilder {
             let output = ToolOutput {
                 content: content.clone(),
                 is_error: *is_error,
+                not_run: false,
                 time: time.map(|(_, time)| time.clone()),
             };
             // A reused id has one result per use, and a result answers the

@@ -150,6 +150,7 @@ fn step_caption(app: &App) -> String {
             let (nth, of) = app.dispatch_position();
             let failed = match (output.is_error, app.config().tool_errors) {
                 (false, _) => Failed::No,
+                (true, _) if output.not_run => Failed::NotRun,
                 (true, ToolErrors::Report) => Failed::Reported,
                 (true, ToolErrors::Raise) => Failed::Raised,
             };
@@ -194,7 +195,7 @@ fn step_caption(app: &App) -> String {
                     (
                         app.calls_so_far(),
                         app.rounds_so_far(),
-                        app.trace().tool_calls(),
+                        app.trace().tools_run(),
                     ),
                     goal.as_deref(),
                 )

@@ -63,8 +63,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, beside: bool) {
     let inner = panel.inner(area);
     frame.render_widget(panel, area);
     // Two lines of figures (the newest call, all calls so far) where the
-    // chart keeps room to grow; one, the newest, on the smallest screens.
-    let summary_rows = if inner.height >= 6 { 2 } else { 1 };
+    // chart keeps room to grow, and what the estimate leaves out where
+    // there is more; one, the newest, on the smallest screens.
+    let summary_rows = match inner.height {
+        9.. => 3,
+        6.. => 2,
+        _ => 1,
+    };
     let [summary, chart] =
         Layout::vertical([Constraint::Length(summary_rows), Constraint::Fill(1)]).areas(inner);
     // The newest calls that fit.
@@ -78,6 +83,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, beside: bool) {
     let width = usize::from(summary.width);
     let lines: Vec<Line> = lines
         .iter()
+        .take(usize::from(summary_rows))
         .map(|line| Line::styled(one_line(line, width), theme::TEXT))
         .collect();
     frame.render_widget(Paragraph::new(lines), summary);
