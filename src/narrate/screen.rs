@@ -265,7 +265,7 @@ impl Say {
                     estimate(chars)
                 ),
                 format!("{number} call{} so far: {so_far}", plural(number as usize)),
-                "est.: the messages only, not the system prompt or the tool schemas".to_owned(),
+                "est.: messages only, no system prompt or tool schemas".to_owned(),
             ],
             Lang::Zh => [
                 format!("第 {number} 次调用：{messages} 条消息，{}", estimate(chars)),
