@@ -321,7 +321,7 @@ fn the_numbers_a_class_asks_about_add_up() {
     .backend()
     .to_string();
     assert!(
-        screen.contains("est.: the messages only, not the system prompt"),
+        screen.contains("est.: messages only, no system prompt or tool schemas"),
         "{screen}"
     );
 }
