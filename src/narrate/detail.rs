@@ -191,6 +191,14 @@ impl Say {
         )
     }
 
+    /// While the quiz asks what the loop does with the reply.
+    pub fn detail_reply_hidden(self) -> &'static str {
+        self.pick(
+            "reply: hidden until the class answers",
+            "回复：先藏起来，等全班回答后再显示",
+        )
+    }
+
     pub fn detail_reply(self, stop_reason: &str) -> String {
         let stop_reason = self.stop_value(stop_reason);
         match self.lang {

@@ -395,6 +395,12 @@ impl<'a> App<'a> {
         &self.mode
     }
 
+    /// Whether the reply of the call on screen is kept back: the quiz asks
+    /// what the loop does with it, which the reply itself would tell.
+    pub fn reply_hidden(&self) -> bool {
+        matches!(self.mode, Mode::Question(_)) && matches!(self.step().event, Event::Call { .. })
+    }
+
     /// Whether a prompt (`:` or `/`) is taking the keys as text.
     pub fn in_prompt(&self) -> bool {
         matches!(self.mode, Mode::GoTo(_) | Mode::Search(_))

@@ -757,3 +757,17 @@ fn a_passed_over_api_is_said_in_the_footer() {
         "{shown}"
     );
 }
+
+#[test]
+fn the_quiz_keeps_the_reply_back_until_the_class_answers() {
+    // The reply's stop reason and its tool request would give the answer.
+    let asked = screen("aurora-run", 100, 30, &["Q", "Right", "Right"]);
+    assert!(
+        asked.contains("reply: hidden until the class answers"),
+        "{asked}"
+    );
+    assert!(!asked.contains("toolu_01AuroraFilm"), "{asked}");
+    assert!(!asked.contains("reply: stop_reason"), "{asked}");
+    let answered = screen("aurora-run", 100, 30, &["Q", "Right", "Right", "1"]);
+    assert!(answered.contains("toolu_01AuroraFilm"), "{answered}");
+}

@@ -226,11 +226,18 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                     theme::LABEL,
                 )
             });
+            let request_line = Line::styled(
+                say.detail_request(request.number, request.messages, request.chars),
+                theme::TEXT,
+            );
+            if app.reply_hidden() {
+                return vec![
+                    request_line,
+                    Line::styled(say.detail_reply_hidden(), theme::LABEL),
+                ];
+            }
             let mut lines = vec![
-                Line::styled(
-                    say.detail_request(request.number, request.messages, request.chars),
-                    theme::TEXT,
-                ),
+                request_line,
                 Line::from(vec![
                     Span::styled(say.detail_reply(&short(stop_reason)), theme::TITLE),
                     Span::styled(

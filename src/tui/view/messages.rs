@@ -20,7 +20,8 @@ use crate::tui::theme;
 pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
     let say = app.say();
     let step = app.step();
-    let shown = step.messages;
+    // The reply the quiz asks about waits for the answer.
+    let shown = step.messages - usize::from(app.reply_hidden());
     let summary = match step.event {
         Event::Call { request, .. } => {
             say.messages_sent(request.number, request.messages, request.chars)

@@ -127,6 +127,9 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 
 /// The response that carried the newest reply, with its recorded stop reason.
 fn response(app: &App) -> Value {
+    if app.reply_hidden() {
+        return Value::Null;
+    }
     let trace = app.trace();
     let call = trace.steps[..=app.cursor()]
         .iter()
