@@ -44,6 +44,15 @@ pub const BUILTIN_NAMES: [&str; BUILTINS.len()] = {
     names
 };
 
+/// The transcript file of the built-in run called `name`, as shipped: its
+/// texts in both languages.
+pub fn builtin_text(name: &str) -> Option<&'static str> {
+    BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 /// The built-in run called `name`, parsed and validated, if there is one.
 pub fn builtin(name: &str) -> Option<Result<Transcript, LoadError>> {
     builtin_in(name, Lang::En)

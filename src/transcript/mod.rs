@@ -29,7 +29,7 @@ use crate::engine::{
 };
 
 pub use crate::vocab::{Note, Skip};
-pub use builtin::{BUILTIN_NAMES, builtin, builtin_in};
+pub use builtin::{BUILTIN_NAMES, builtin, builtin_in, builtin_text};
 pub(crate) use error::size_words;
 pub use error::{JsonKind, LoadError, Looks, Problem, Seen, Unopened, Why, shown_path};
 pub use import::{Format, Kind, Source};

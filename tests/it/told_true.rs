@@ -325,3 +325,21 @@ fn the_numbers_a_class_asks_about_add_up() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_built_in_run_imported_to_start_from_keeps_both_languages() {
+    // The README's "start from one that works": the copy asks in Chinese
+    // under --lang zh, as the original does.
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("mine.json");
+    let mine = mine.to_str().unwrap();
+    printed(&["import", "aurora-run", "-o", mine]);
+    let copy = std::fs::read_to_string(mine).unwrap();
+    let shipped = loopstep::transcript::builtin_text("aurora-run").unwrap();
+    assert_eq!(
+        copy.matches("\"zh\"").count(),
+        shipped.matches("\"zh\"").count()
+    );
+    let zh = printed(&["--lang", "zh", "run", mine]);
+    assert!(zh.contains("问题：Aurora Run 的导演出生于哪一年？"), "{zh}");
+}

@@ -47,7 +47,13 @@ impl Import {
             .map(|out| OutputFile::check(Path::new(&file), &out, force))
             .transpose()?;
         let source = open_redacted(&file, &globals.opening(from), lang, redact)?;
-        let native = crate::transcript::shared::native(&source.runs);
+        // A built-in run is written as shipped, its texts in both
+        // languages, so a copy to start from reads as the original in each.
+        let native = match crate::transcript::builtin_text(&file) {
+            Some(text) => serde_json::from_str(text).map_err(anyhow::Error::from)?,
+            None => serde_json::to_value(crate::transcript::shared::native(&source.runs))
+                .map_err(anyhow::Error::from)?,
+        };
         match &output {
             Some(output) => {
                 eprint!("{}", report::summary(&file, &source, lang));
