@@ -1,15 +1,20 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use loopstep::cli::{Cli, Command, DEFAULT_RUN, Play, execute, with_play_implied};
+use loopstep::cli::{
+    Cli, Command, DEFAULT_RUN, Play, execute, lang_of_args, render_argument_error,
+    with_play_implied,
+};
 use loopstep::text::sanitize;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(with_play_implied(std::env::args_os().collect())) {
+    let args = with_play_implied(std::env::args_os().collect());
+    let lang = lang_of_args(&args);
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         // clap echoes what it was given; what reaches the terminal is neutralised.
         Err(error) => {
-            let text = sanitize(&error.render().to_string());
+            let text = sanitize(&render_argument_error(&error, lang));
             if error.use_stderr() {
                 eprint!("{text}");
             } else {

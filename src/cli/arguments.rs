@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use super::commands;
 use crate::dialect::Dialect;
 use crate::engine::{MAX_TURNS, Mistake};
+use crate::narrate::TurnsProblem;
 use crate::transcript::Format as SourceFormat;
 use crate::tui::theme::Theme;
 
@@ -464,19 +465,17 @@ pub enum Check {
     Production,
 }
 
-pub(super) fn parse_max_turns(text: &str) -> Result<NonZeroU32, String> {
+pub(super) fn parse_max_turns(text: &str) -> Result<NonZeroU32, TurnsProblem> {
     let n: i128 = text
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a whole number"))?;
+        .map_err(|_| TurnsProblem::NotANumber(text.to_owned()))?;
     if n < 1 {
-        return Err(format!(
-            "must be at least 1 (the loop needs one model call), got {n}"
-        ));
+        return Err(TurnsProblem::BelowOne(n));
     }
     u32::try_from(n)
         .ok()
         .filter(|n| *n <= MAX_TURNS)
         .and_then(NonZeroU32::new)
-        .ok_or_else(|| format!("{n} is too large: loopstep replays at most {MAX_TURNS} turns"))
+        .ok_or(TurnsProblem::TooLarge(n))
 }

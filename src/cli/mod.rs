@@ -1,6 +1,7 @@
 //! The command line: subcommands, flags, and what each exit code means.
 
 mod arguments;
+mod clap_error;
 mod commands;
 mod execute;
 mod failure;
@@ -11,6 +12,7 @@ mod settings;
 mod write_file;
 
 pub use arguments::*;
+pub use clap_error::{lang_of_args, render as render_argument_error};
 pub use commands::{Compare, Export, Import, Play, Run, Validate};
 pub use execute::execute;
 pub use failure::Failure;

@@ -11,6 +11,7 @@
 //! 常见错误; API names (`messages`, `stop_reason`, `max_turns`, `None`, …)
 //! stay as they are.
 
+mod arguments;
 mod captions;
 mod compare;
 mod detail;
@@ -30,6 +31,7 @@ mod told;
 
 pub use told::Told;
 
+pub use arguments::{ArgumentProblem, TurnsProblem};
 pub use captions::Failed;
 pub use compare::Side;
 pub use react::reply_of;

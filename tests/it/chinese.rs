@@ -551,3 +551,33 @@ fn the_chinese_classroom_reads_without_a_stumble() {
     assert!(screen.contains("轮次上限 max_turns 2"), "{screen}");
     assert!(screen.contains("已达到轮次上限 max_turns = 2"), "{screen}");
 }
+
+#[test]
+fn a_command_line_error_is_told_in_chinese_under_lang_zh() {
+    let refused = |args: &[&str]| {
+        let out = Command::cargo_bin("loopstep")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let zero = refused(&["--lang", "zh", "run", "aurora-run", "--max-turns", "0"]);
+    assert!(
+        zero.contains("--max-turns <N> 的值 '0' 无效：至少为 1"),
+        "{zero}"
+    );
+    let mistake = refused(&["run", "aurora-run", "--mistake", "nope", "--lang=zh"]);
+    assert!(
+        mistake.contains("--mistake <NAME> 不接受值 'nope'"),
+        "{mistake}"
+    );
+    assert!(mistake.contains("可选的值：drop-results、"), "{mistake}");
+    // English stays clap's own.
+    let en = refused(&["--lang", "en", "run", "aurora-run", "--max-turns", "0"]);
+    assert!(
+        en.contains("must be at least 1 (the loop needs one model call), got 0"),
+        "{en}"
+    );
+}

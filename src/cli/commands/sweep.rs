@@ -1,5 +1,6 @@
 //! `loopstep sweep` and `loopstep table`: over a corpus of runs.
 
+use crate::narrate::TurnsProblem;
 use std::io::{IsTerminal, Write};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -53,16 +54,14 @@ pub enum SweepFormat {
 }
 
 /// `A..B` (inclusive) or `N`, each at least 1.
-fn parse_range(text: &str) -> Result<(u32, u32), String> {
+fn parse_range(text: &str) -> Result<(u32, u32), TurnsProblem> {
     let bound = |part: &str| parse_max_turns(part.trim()).map(NonZeroU32::get);
     let (from, to) = match text.split_once("..") {
         Some((from, to)) => (bound(from)?, bound(to.trim_start_matches('='))?),
         None => (bound(text)?, bound(text)?),
     };
     if from > to {
-        return Err(format!(
-            "`{text}` goes down: give the smaller budget first, as in 1..10"
-        ));
+        return Err(TurnsProblem::GoesDown(text.to_owned()));
     }
     Ok((from, to))
 }
