@@ -1,7 +1,8 @@
 //! The ReAct lens: the same loop read as seed 001 names its parts. A reply's
-//! words are the model's Thought, a tool request its Action, the result the
-//! Observation, the answer its Finish (思考 / 行动 / 观察 / 完成). Every run
-//! has all four; the lens names them beside the phases.
+//! words are the model's Thought and its tool request the Action, both the
+//! model's, told at the call that brought them; the result the loop sends
+//! back is the Observation, told at the dispatch; the answer is the Finish
+//! (思考 / 行动 / 观察 / 完成). The lens names them beside the phases.
 
 use super::Say;
 use crate::engine::{Event, Message, Messages, Role, Step};
@@ -25,25 +26,30 @@ impl Say {
                     _ => reply.thinking(),
                 };
                 let thought = thought.trim();
-                (!thought.is_empty()).then(|| {
-                    format!(
-                        "{}{}",
+                let actions: Vec<String> = reply
+                    .tool_calls()
+                    .map(|call| {
+                        format!(
+                            "{} {}",
+                            one_line(call.name, 40),
+                            one_line(&call.input.to_string(), REACT_CHARS / 2)
+                        )
+                    })
+                    .collect();
+                let action = format!("{}{}", label("Action: ", "行动："), actions.join("; "));
+                Some(match thought {
+                    "" => action,
+                    thought => format!(
+                        "{}{} · {action}",
                         label("Thought: ", "思考："),
                         one_line(thought, REACT_CHARS)
-                    )
+                    ),
                 })
             }
-            Event::Dispatch {
-                name,
-                input,
-                output,
-                ..
-            } => Some(format!(
-                "{}{} {} → {}{}",
-                label("Action: ", "行动："),
-                one_line(name, 40),
-                one_line(&input.to_string(), REACT_CHARS / 2),
+            Event::Dispatch { name, output, .. } => Some(format!(
+                "{}{} → {}",
                 label("Observation: ", "观察："),
+                one_line(name, 40),
                 one_line(&output.content, REACT_CHARS)
             )),
             Event::Answer { text } => Some(format!(

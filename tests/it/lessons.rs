@@ -483,18 +483,28 @@ fn a_tool_s_success_report_is_not_verification_of_the_work() {
 
 #[test]
 fn the_react_lens_names_every_step_as_thought_action_observation_or_finish() {
-    // Seed 001's ReAct words: every run has all four.
+    // Seed 001's ReAct words: every run has all four. The Action is the
+    // model's, told with its Thought at the call; the Observation is the
+    // result the loop sends back.
     for (lang, words) in [
         (
             "en",
             [
                 "Thought: I need the film",
-                "Action: search",
-                "Observation: Mara Voss",
+                "so I'll look the film up. · Action: search {",
+                "Observation: search → Mara Voss",
                 "Finish: 1974",
             ],
         ),
-        ("zh", ["思考：", "行动：search", "观察：", "完成：1974"]),
+        (
+            "zh",
+            [
+                "思考：",
+                " · 行动：search {",
+                "观察：search → ",
+                "完成：1974",
+            ],
+        ),
     ] {
         let text = common::printed(&["--lang", lang, "run", "aurora-run", "--lens", "react"]);
         for word in words {

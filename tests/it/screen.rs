@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::screen::{app_in, builtins, drive, same_in_both};
+use common::screen::{app_in, app_with, builtins, drive, same_in_both};
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
 use loopstep::dialect::Dialect;
 use loopstep::engine::CheckPolicy;
@@ -730,15 +730,11 @@ fn docs_screen_md_names_every_key_the_screen_binds() {
 fn a_run_told_in_gemini_names_its_list_and_roles_as_gemini_does() {
     // Gemini's request holds `contents`, whose roles are `user` and `model`
     // (https://ai.google.dev/api/caching#Content).
-    let index = BUILTIN_NAMES
-        .iter()
-        .position(|n| *n == "aurora-run")
-        .unwrap();
     let settings = Settings {
         dialect: Some(Dialect::Gemini),
         ..Settings::default()
     };
-    let mut app = App::new(builtins(), index, settings);
+    let mut app = app_with("aurora-run", settings);
     let shown = drive(&mut app, 100, 30, &["Right", "Right"])
         .backend()
         .to_string();
@@ -770,4 +766,23 @@ fn the_quiz_keeps_the_reply_back_until_the_class_answers() {
     assert!(!asked.contains("reply: stop_reason"), "{asked}");
     let answered = screen("aurora-run", 100, 30, &["Q", "Right", "Right", "1"]);
     assert!(answered.contains("toolu_01AuroraFilm"), "{answered}");
+}
+
+#[test]
+fn dispatching_before_the_check_lights_dispatch_not_the_check_it_skips() {
+    use loopstep::engine::Mistake;
+    use loopstep::tui::view::{Mark, diagram_marks};
+    let settings = Settings {
+        mistake: Some(Mistake::DispatchBeforeCheck),
+        ..Settings::default()
+    };
+    let mut app = app_with("max-tokens", settings);
+    drive(&mut app, 100, 30, &["Right", "Right"]);
+    let current: Vec<String> = diagram_marks(&app)
+        .into_iter()
+        .flatten()
+        .filter(|(mark, _)| *mark == Mark::Current)
+        .map(|(_, text)| text)
+        .collect();
+    assert_eq!(current, ["dispatch"]);
 }

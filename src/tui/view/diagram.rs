@@ -21,7 +21,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use crate::engine::{Event, Verdict};
+use crate::engine::{Event, Mistake, Verdict};
 use crate::narrate::Say;
 
 use crate::text::one_line;
@@ -123,6 +123,12 @@ fn position(app: &App) -> (Node, Option<Edge>) {
     match &step.event {
         Event::Start => (Node::Start, None),
         Event::Call { .. } => (Node::Call, (step.turn > 0).then_some(Edge::Loop)),
+        // The mistaken loop goes from the call straight to its tools: the
+        // check is the step it skips, so it is not lit.
+        Event::Check {
+            verdict: Verdict::Dispatch,
+            ..
+        } if app.config().mistake == Some(Mistake::DispatchBeforeCheck) => (Node::Dispatch, None),
         Event::Check { verdict, .. } => (
             Node::Check,
             Some(match verdict {

@@ -26,11 +26,18 @@ pub fn same_in_both(runs: Vec<Transcript>) -> Vec<Localized> {
 
 /// The screen opened on a built-in run, in `lang`.
 pub fn app_in(lang: Lang, run: &str) -> App<'static> {
+    app_with(
+        run,
+        Settings {
+            lang,
+            ..Settings::default()
+        },
+    )
+}
+
+/// The built-in run `run` on the screen with `settings`.
+pub fn app_with(run: &str, settings: Settings) -> App<'static> {
     let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
-    let settings = Settings {
-        lang,
-        ..Settings::default()
-    };
     App::new(builtins(), index, settings)
 }
 
