@@ -581,3 +581,33 @@ fn a_command_line_error_is_told_in_chinese_under_lang_zh() {
         "{en}"
     );
 }
+
+#[test]
+fn a_file_s_json_faults_are_told_in_chinese_under_lang_zh() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::cargo_bin("loopstep")
+            .unwrap()
+            .args([
+                "--lang",
+                "zh",
+                "run",
+                path.to_str().unwrap(),
+                "--from",
+                "native",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let cut = refused("cut.json", r#"{"version": 1, "id": "#);
+    assert!(
+        cut.contains("还没读到值，文件就结束了（文件是不是被截断了？）"),
+        "{cut}"
+    );
+    let typed = refused("typed.json", r#"{"version": 1, "id": "x", "title": 3}"#);
+    assert!(typed.contains("类型不对：整数 `3`"), "{typed}");
+    assert!(!typed.contains("invalid type"), "{typed}");
+}
