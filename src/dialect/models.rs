@@ -13,6 +13,33 @@ const WINDOWS: &[(&str, u64)] = &[
     ("claude-opus-5-5", 1_000_000),
     ("claude-sonnet-5", 1_000_000),
     ("claude-haiku-4-5", 200_000),
+    // Each model's own page, read 2026-12-06 ("Context window: …"):
+    // https://platform.claude.com/docs/en/models/opus-4-8/overview,
+    // …/opus-4-6/overview and …/sonnet-4-6/overview "1M tokens";
+    // …/sonnet-4-5/overview "200K tokens" (1M only with a beta, which a
+    // recording does not show).
+    ("claude-opus-4-8", 1_000_000),
+    ("claude-opus-4-6", 1_000_000),
+    ("claude-sonnet-4-6", 1_000_000),
+    ("claude-sonnet-4-5", 200_000),
+    // Google's model pages, read 2026-12-06, "Input token limit
+    // 1,048,576": https://ai.google.dev/gemini-api/docs/models/gemini-2.0-flash,
+    // …/gemini-3-pro-preview and …/gemini-3.1-pro-preview; Gemini 2.5 Pro
+    // and 3 Flash from Google Cloud's pages
+    // (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/models/gemini/3-flash).
+    ("gemini-2.0-flash", 1_048_576),
+    ("gemini-2.5-pro", 1_048_576),
+    ("gemini-3-pro-preview", 1_048_576),
+    ("gemini-3-flash-preview", 1_048_576),
+    ("gemini-3.1-pro-preview", 1_048_576),
+    // DeepSeek's Models & Pricing page, https://api-docs.deepseek.com/quick_start/pricing
+    // (as archived 2026-04-26): "CONTEXT LENGTH 1M". Its aliases
+    // deepseek-chat and deepseek-reasoner had 64K, then 128K, before they
+    // came to stand for this model: a recording's date would decide, so
+    // they claim nothing.
+    ("deepseek-v4-flash", 1_000_000),
+    // No maker's page for GPT-4o, GPT-4.1, GPT-5 and its codex models,
+    // Claude 3 or Claude Opus 4.1 was found to read: none is claimed.
 ];
 
 /// The context window of `model`, in tokens, if the table knows it.
@@ -33,6 +60,13 @@ mod tests {
         assert_eq!(context_window("claude-opus-5-5"), Some(1_000_000));
         assert_eq!(context_window("claude-haiku-4-5-20251001"), Some(200_000));
         assert_eq!(context_window("deepseek-chat"), None);
+        assert_eq!(context_window("claude-sonnet-4-5-20250929"), Some(200_000));
+        assert_eq!(
+            context_window("gemini-3.1-pro-preview-customtools"),
+            Some(1_048_576)
+        );
+        assert_eq!(context_window("gemini-3-pro-preview"), Some(1_048_576));
+        assert_eq!(context_window("gpt-4o"), None);
         assert_eq!(context_window("claude-opus"), None);
     }
 }

@@ -343,3 +343,23 @@ fn a_built_in_run_imported_to_start_from_keeps_both_languages() {
     let zh = printed(&["--lang", "zh", "run", mine]);
     assert!(zh.contains("问题：Aurora Run 的导演出生于哪一年？"), "{zh}");
 }
+
+#[test]
+fn a_real_gemini_run_measures_its_calls_against_the_window_google_gives() {
+    // The model is gemini-3-flash-preview: 1,048,576 input tokens.
+    let json: serde_json::Value = serde_json::from_str(&printed(&[
+        "run",
+        &crate::common::fixture("real/retries/pydantic-ai-gemini-empty.yaml"),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let windows: Vec<&serde_json::Value> = json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.get("context_window"))
+        .collect();
+    assert_eq!(windows.len(), 3, "{json}");
+    assert!(windows.iter().all(|w| *w == 1_048_576), "{windows:?}");
+}
