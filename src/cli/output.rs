@@ -17,31 +17,48 @@ pub(super) fn write_file(
     output.write(fill).with_context(|| Trouble::Write {
         shown: shown.clone(),
     })?;
-    eprintln!("{}", say.wrote(&shown));
+    tell(&say.wrote(&shown));
     Ok(())
 }
 
-/// Writes to standard output. A reader that went away (`| head`) is not an
-/// error worth a message: the output was simply not wanted any more.
-pub(super) fn emit(text: &str) -> anyhow::Result<()> {
+/// A line on standard error, for the person at the terminal: never a
+/// panic where standard error is a pipe that was closed.
+pub(super) fn tell(text: &str) {
     use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+/// Writes to standard output what `fill` writes. A reader that went away
+/// (`| head`) is not an error worth a message: the output was simply not
+/// wanted any more.
+pub(super) fn to_stdout(
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    stdout_with(Trouble::WriteStdout, fill)
+}
+
+fn stdout_with(
+    trouble: Trouble,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match fill(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        result => result.context(Trouble::WriteStdout),
+        result => result.context(trouble),
     }
+}
+
+/// Writes `text` to standard output (see [`to_stdout`]).
+pub(super) fn emit(text: &str) -> anyhow::Result<()> {
+    to_stdout(|out| out.write_all(text.as_bytes()))
 }
 
 /// Writes a JSON report to standard output as it is serialized, so that a
 /// large report is never held whole in memory; inert in a terminal.
 pub(super) fn write_json(report: &impl serde::Serialize) -> anyhow::Result<()> {
-    use std::io::{BufWriter, ErrorKind, Write};
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let written = crate::text::write_inert_json(&mut out, report)
-        .map_err(std::io::Error::from)
-        .and_then(|()| writeln!(out))
-        .and_then(|()| out.flush());
-    match written {
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
-        result => result.context(Trouble::WriteJson),
-    }
+    stdout_with(Trouble::WriteJson, |out| {
+        crate::text::write_inert_json(&mut *out, report).map_err(std::io::Error::from)?;
+        writeln!(out)
+    })
 }

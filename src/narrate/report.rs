@@ -111,6 +111,18 @@ impl Say {
         }
     }
 
+    /// A price list without the model a run was recorded with.
+    pub fn unpriced_model(self, shown: &str, model: &str) -> String {
+        match self.lang {
+            Lang::En => {
+                format!(
+                    "loopstep: {shown} has no price for the model {model}; its calls show no cost"
+                )
+            }
+            Lang::Zh => format!("loopstep：{shown} 里没有模型 {model} 的价格；它的调用不显示费用"),
+        }
+    }
+
     pub fn turn_label(self, turn: u32) -> String {
         match self.lang {
             Lang::En => format!("turn {turn}"),

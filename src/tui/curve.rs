@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal};
 use std::num::NonZeroU32;
 
 use anyhow::{Context, bail};
-use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind};
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
@@ -60,7 +60,11 @@ impl<'a> CurveView<'a> {
         }
         let down = matches!(key.code, KeyCode::Down | KeyCode::Char('j'));
         let up = matches!(key.code, KeyCode::Up | KeyCode::Char('k'));
+        // Ctrl-C quits here as on every screen.
+        let interrupt =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         match (&mut self.cut, key.code) {
+            _ if interrupt => self.quit = true,
             (_, KeyCode::Char('q')) => self.quit = true,
             (None, KeyCode::Esc) => self.quit = true,
             (Some(_), KeyCode::Esc | KeyCode::Backspace | KeyCode::Left) => self.cut = None,

@@ -354,5 +354,34 @@ fn the_curve_screen_lists_the_runs_a_budget_cuts_and_opens_one_under_it() {
         assert!(!view.quit);
         view.key(key(KeyCode::Esc));
         assert!(view.quit);
+        // Ctrl-C quits from any list, as on every screen.
+        let mut view = CurveView::new(
+            &curve,
+            &runs,
+            Say::new(lang, loopstep::dialect::Dialect::default()),
+        );
+        view.key(key(KeyCode::Enter));
+        view.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert!(view.quit);
     }
+}
+
+#[test]
+fn a_table_read_by_a_reader_that_leaves_early_ends_well() {
+    // `loopstep table DIR -o - | head -1`: the closed pipe is no error,
+    // and standard error closed as well is no panic.
+    let real = common::fixture("real");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("loopstep"))
+        .args(["table", &real, "-o", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the header, then close both pipes.
+    let mut header = [0u8; 16];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut header).unwrap();
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
 }

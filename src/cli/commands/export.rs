@@ -122,7 +122,7 @@ impl Export {
         };
         let say = Say::new(lang, Dialect::default());
         if of > 1 {
-            eprintln!("{}", say.exported_runs((from, to), of));
+            tell(&say.exported_runs((from, to), of));
         }
         match file {
             None => emit(&handout)?,

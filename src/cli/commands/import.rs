@@ -56,7 +56,7 @@ impl Import {
         };
         match &output {
             Some(output) => {
-                eprint!("{}", report::summary(&file, &source, lang));
+                tell(report::summary(&file, &source, lang).trim_end_matches('\n'));
                 write_file(Say::new(lang, Dialect::default()), output, |out| {
                     crate::text::write_inert_json(&mut *out, &native)?;
                     writeln!(out)

@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use clap::Args;
 
 use crate::cli::failure::Failure;
+use crate::cli::output::tell;
 use crate::cli::settings::Globals;
 use crate::cli::write_file::OutputFile;
 use crate::dialect::Dialect;
@@ -121,7 +122,7 @@ impl Record {
                 };
                 let screen = tui::follow(&out, settings, &|| !recording.is_finished());
                 if !recording.is_finished() {
-                    eprintln!("{}", say.record_after_screen(&aside.display().to_string()));
+                    tell(&say.record_after_screen(&aside.display().to_string()));
                 }
                 let recorded = recording
                     .join()

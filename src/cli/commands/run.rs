@@ -11,6 +11,7 @@ use crate::engine::Trace;
 use crate::prices::Prices;
 use crate::report;
 use crate::text::sanitize;
+use crate::transcript::shown_path;
 
 #[derive(Debug, Args)]
 pub struct Run {
@@ -54,6 +55,7 @@ impl Run {
             .map(|t| Ok(t.replay_in(loop_flags.config(t)?, lang)))
             .collect::<Result<_, Failure>>()?;
         let prices = prices.as_ref();
+        let say = crate::narrate::Say::new(lang, crate::dialect::Dialect::default());
         // A model the list does not name would just show no cost: say so.
         if let (Some(list), Some(path)) = (prices, &globals.prices) {
             let mut unpriced: Vec<&str> = source
@@ -64,11 +66,7 @@ impl Run {
                 .collect();
             unpriced.dedup();
             for model in unpriced {
-                eprintln!(
-                    "loopstep: {} has no price for the model {}; its calls show no cost",
-                    path.display(),
-                    sanitize(model)
-                );
+                tell(&say.unpriced_model(&shown_path(path), &sanitize(model)));
             }
         }
         match format {

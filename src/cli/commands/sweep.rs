@@ -170,7 +170,7 @@ impl Table {
                 let source = match open_in(&shown, &how, globals.lang) {
                     Ok(source) => source,
                     Err(error) => {
-                        eprintln!("{}", say.table_left_out(&sanitize(&say.load_error(&error))));
+                        tell(&say.table_left_out(&sanitize(&say.load_error(&error))));
                         continue;
                     }
                 };
@@ -205,7 +205,7 @@ impl Table {
             }
         };
         for file in &unreadable {
-            eprintln!("{}", say.table_left_out(&sanitize(&file.reason)));
+            tell(&say.table_left_out(&sanitize(&file.reason)));
         }
         if self.output.as_os_str() == "-" {
             let stdout = std::io::stdout();
@@ -215,7 +215,7 @@ impl Table {
                 write(&mut rows).map_err(anyhow::Error::from)?;
                 emit(&sanitize(&String::from_utf8_lossy(&rows)))?;
             } else {
-                write(&mut stdout.lock()).map_err(anyhow::Error::from)?;
+                to_stdout(write)?;
             }
             return Ok(());
         }
