@@ -76,7 +76,7 @@ pub fn told(dialect: Dialect) -> &'static Told {
             tool_result_zh: "functionResponse 部分",
             calls_in: Some(Tr {
                 en: "the reply's parts hold functionCall parts",
-                zh: "回复的 parts 里有 functionCall 部分",
+                zh: "回复的部分（parts）里有 functionCall 部分",
             }),
         },
         Dialect::BedrockConverse => &Told {
