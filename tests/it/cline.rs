@@ -117,6 +117,17 @@ fn a_cline_4_session_is_read_as_its_prompts_calls_and_results() {
         let outputs = results(&trace);
         assert_eq!(outputs.len(), 2);
         assert!(outputs[1].contains("462 | "), "{}", outputs[1]);
+        // The editor's result, kept as the JSON text of one, likewise.
+        assert!(
+            outputs[0].starts_with("edit:/Users/example/"),
+            "{}",
+            outputs[0]
+        );
+        assert!(
+            outputs[0].contains("\nEdited /Users/example/"),
+            "{}",
+            outputs[0]
+        );
         assert!(source.notes.is_empty(), "{:?}", source.notes);
     }
 }

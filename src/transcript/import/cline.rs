@@ -141,11 +141,22 @@ fn session_message(message: &Value) -> Value {
                 );
                 *block = serde_json::json!({"type": "text", "text": text});
             }
-            Some("tool_result") => {
-                if let Some(Value::Array(parts)) = block.get_mut("content") {
-                    parts.iter_mut().for_each(result_part);
+            Some("tool_result") => match block.get_mut("content") {
+                Some(Value::Array(parts)) => parts.iter_mut().for_each(result_part),
+                // A tool that returns one result as its JSON text (the
+                // editor's) is shown as the list's parts are.
+                Some(content @ Value::String(_)) => {
+                    let parsed = content
+                        .as_str()
+                        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+                        .filter(|v| v.get("query").is_some() && v.get("type").is_none());
+                    if let Some(mut part) = parsed {
+                        result_part(&mut part);
+                        *content = Value::Array(vec![part]);
+                    }
                 }
-            }
+                _ => {}
+            },
             _ => {}
         }
     }
