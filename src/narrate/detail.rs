@@ -289,10 +289,10 @@ impl Say {
     /// name, that max_turns counts model calls and bounds no tool's time.
     pub fn detail_long_tool(self) -> &'static str {
         self.pick(
-            " · max_turns counts model calls, not time: nothing in this loop stops a tool that \
-             hangs; a production harness gives each tool a timeout",
-            " · max_turns 只限制模型调用次数，不限制时间：这个循环里没有什么能停下卡住的工具；\
-             生产环境的运行框架会给每个工具设超时",
+            " · max_turns counts model calls, not time: only the harness's own timeout for each \
+             tool stops one that hangs",
+            " · max_turns 只限制模型调用次数，不限制时间：只有运行框架给每个工具设的超时\
+             才能停下卡住的工具",
         )
     }
 

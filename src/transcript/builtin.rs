@@ -15,7 +15,7 @@ macro_rules! run {
 
 /// Built-in runs in the order the screen cycles through them: the three
 /// lesson runs, then the edge cases.
-const BUILTINS: [(&str, &str); 16] = [
+const BUILTINS: [(&str, &str); 17] = [
     run!("aurora-run"),
     run!("paris"),
     run!("aurora-run-max-turns-2"),
@@ -24,6 +24,7 @@ const BUILTINS: [(&str, &str); 16] = [
     run!("always-search"),
     run!("tool-failure"),
     run!("tool-failure-raises"),
+    run!("tool-timeout"),
     run!("malformed-request"),
     run!("max-tokens"),
     run!("refusal"),
