@@ -15,7 +15,7 @@ macro_rules! run {
 
 /// Built-in runs in the order the screen cycles through them: the three
 /// lesson runs, then the edge cases.
-const BUILTINS: [(&str, &str); 17] = [
+const BUILTINS: [(&str, &str); 18] = [
     run!("aurora-run"),
     run!("paris"),
     run!("aurora-run-max-turns-2"),
@@ -25,6 +25,7 @@ const BUILTINS: [(&str, &str); 17] = [
     run!("tool-failure"),
     run!("tool-failure-raises"),
     run!("tool-timeout"),
+    run!("streamed-reply"),
     run!("malformed-request"),
     run!("max-tokens"),
     run!("refusal"),

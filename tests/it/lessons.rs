@@ -48,7 +48,7 @@ const ANSWER: &str = "answered";
 #[test]
 fn every_built_in_run_under_both_checks() {
     use CheckPolicy::{Lesson, Production};
-    let same_under_both: [(&str, Expected); 13] = [
+    let same_under_both: [(&str, Expected); 14] = [
         ("aurora-run", (ANSWER, Some("1974"), 3, 2)),
         ("paris", (ANSWER, Some("Paris"), 1, 0)),
         ("aurora-run-max-turns-2", ("budget_exhausted", None, 2, 2)),
@@ -66,6 +66,7 @@ fn every_built_in_run_under_both_checks() {
         ("tool-failure", (ANSWER, Some("1974"), 4, 3)),
         ("tool-failure-raises", ("stopped", None, 1, 1)),
         ("tool-timeout", (ANSWER, Some("1974"), 4, 3)),
+        ("streamed-reply", (ANSWER, Some("1974"), 3, 2)),
         ("malformed-request", (ANSWER, Some("1974"), 4, 4)),
         (
             "todays-date",

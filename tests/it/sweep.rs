@@ -47,23 +47,24 @@ fn the_built_in_runs_answer_fail_and_run_out_where_the_lessons_say() {
     let budgets = json["budgets"].as_array().unwrap();
     let at = |n: usize, key: &str| budgets[n - 1][key].as_u64().unwrap();
     // Under 1: paris answers; max-tokens, pending-tool-call, refusal and
-    // tool-failure-raises halt on their first reply; the other 12 of the
-    // 17 built-ins return None.
+    // tool-failure-raises halt on their first reply; the other 13 of the
+    // 18 built-ins return None.
     assert_eq!(
         (at(1, "answered"), at(1, "halted"), at(1, "none")),
-        (1, 4, 12)
+        (1, 4, 13)
     );
     // Under 2: the four that answer on their second call join (todays-date,
     // parallel-tools, pause-turn, answered-not-verified).
     assert_eq!(at(2, "answered"), 5);
     // aurora-run returns None under 2 and answers under 3, with its copy
-    // recorded at 2 and not-done-yet: 8.
-    assert_eq!(at(3, "answered"), 8);
+    // recorded at 2, streamed-reply (aurora-run streamed) and
+    // not-done-yet: 9.
+    assert_eq!(at(3, "answered"), 9);
     assert_eq!(json["answered_by"]["p50"], 3);
     // In words, in both languages.
     let text = common::printed(&["sweep", &transcripts()]);
     assert!(
-        text.starts_with("sweep: 17 run(s) in 18 file(s); 1 left out"),
+        text.starts_with("sweep: 18 run(s) in 19 file(s); 1 left out"),
         "{text}"
     );
     let zh = common::printed(&["--lang", "zh", "sweep", &transcripts()]);
@@ -193,7 +194,7 @@ fn the_csv_has_a_row_per_budget() {
     ]);
     assert_eq!(
         csv,
-        "max_turns,answered,none,halted,ended,own\n1,1,12,4,0,0\n2,5,8,4,0,1\n3,8,5,4,0,0\n"
+        "max_turns,answered,none,halted,ended,own\n1,1,13,4,0,0\n2,5,9,4,0,1\n3,9,5,4,0,0\n"
     );
 }
 
