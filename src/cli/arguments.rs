@@ -75,6 +75,18 @@ pub enum LangArg {
     En,
 }
 
+impl LangArg {
+    /// The language `--lang` asks for, else the environment's.
+    pub fn chosen(asked: Option<LangArg>) -> crate::lang::Lang {
+        use crate::lang::Lang;
+        match asked {
+            Some(LangArg::Zh) => Lang::Zh,
+            Some(LangArg::En) => Lang::En,
+            None => Lang::from_env(|name| std::env::var(name).ok()),
+        }
+    }
+}
+
 /// `--max-size`: bytes, or a number with KiB, MiB or GiB (K, M, G too).
 pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();

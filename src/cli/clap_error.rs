@@ -6,7 +6,10 @@
 
 use std::ffi::OsString;
 
+use clap::ValueEnum;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+use super::arguments::LangArg;
 
 use crate::lang::Lang;
 use crate::narrate::{ArgumentProblem, Say, TurnsProblem};
@@ -21,11 +24,8 @@ pub fn lang_of_args(args: &[OsString]) -> Lang {
                 .flatten()
         })
     });
-    match asked {
-        Some("zh") => Lang::Zh,
-        Some("en") => Lang::En,
-        _ => Lang::from_env(|name| std::env::var(name).ok()),
-    }
+    // Read as clap reads the flag's value; a value it would refuse is none.
+    LangArg::chosen(asked.and_then(|value| LangArg::from_str(value, false).ok()))
 }
 
 /// What to print for `error` in `lang`.

@@ -25,13 +25,8 @@ impl Cli {
     /// The settings every command shares: the language asked for, else the
     /// environment's; the size limit asked for, else the default.
     pub fn globals(&self) -> Globals {
-        let lang = match self.lang {
-            Some(LangArg::Zh) => Lang::Zh,
-            Some(LangArg::En) => Lang::En,
-            None => Lang::from_env(|name| std::env::var(name).ok()),
-        };
         Globals {
-            lang,
+            lang: LangArg::chosen(self.lang),
             max_size: self.max_size.unwrap_or(DEFAULT_MAX_SIZE),
             prices: self.prices.clone(),
         }
