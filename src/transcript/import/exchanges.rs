@@ -259,9 +259,6 @@ fn conversation_of(conversations: &[Recording], sent: &Request) -> Option<usize>
     })
 }
 
-/// What the API said when it failed the call: an HTTP status of 400 or
-/// more (as `loopstep record` writes it), or an error in place of the
-/// reply (an exception a ConverseStream sent); its status and message.
 /// The response a Responses API request follows, which it does not send
 /// again.
 fn previous_of(request: &Value) -> Option<&str> {
@@ -289,6 +286,9 @@ fn retried(notes: &mut Vec<Note>, call: usize, error: String) {
     });
 }
 
+/// What the API said when it failed the call: an HTTP status of 400 or
+/// more (as `loopstep record` writes it), or an error in place of the
+/// reply (an exception a ConverseStream sent); its status and message.
 fn failure(exchange: &Value, response: &Value) -> Option<String> {
     // The stream broke off: `loopstep record` keeps the error beside it.
     if let Some(broken) = exchange.get("error").and_then(Value::as_str) {
