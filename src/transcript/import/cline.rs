@@ -105,8 +105,8 @@ pub fn is_session(top: &Map<String, Value>) -> bool {
         && top.get("messages").is_some_and(Value::is_array)
 }
 
-/// Reads a Cline 4 session as the messages list it is, its two blocks of
-/// Cline's own made text first.
+/// Reads a Cline 4 session as the messages list it is, once Cline's own
+/// kinds of block (an attached file, a tool's result parts) are made text.
 pub fn read_session(top: &Map<String, Value>, recording: &mut Recording, reader: &mut Reader) {
     let messages: Vec<Value> = top
         .get("messages")
