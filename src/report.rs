@@ -100,7 +100,7 @@ impl Serialize for JsonReport<'_> {
         if let [_] = source.runs.as_slice() {
             let mut only = self.runs().next().unwrap_or_default();
             if !source.notes.is_empty() {
-                only["import_notes"] = json!(source.notes);
+                only["import_notes"] = notes_json(&source.notes);
             }
             return only.serialize(serializer);
         }
@@ -109,7 +109,7 @@ impl Serialize for JsonReport<'_> {
         // Machine output: in English whatever the language.
         let english = Say::new(Lang::En, Dialect::default());
         map.serialize_entry("format", &english.kind(source.kind))?;
-        map.serialize_entry("import_notes", &source.notes)?;
+        map.serialize_entry("import_notes", &notes_json(&source.notes))?;
         map.serialize_entry("runs", &RunsJson(self))?;
         map.serialize_entry(
             "totals",
@@ -337,7 +337,7 @@ fn run_json(transcript: &Transcript, trace: &Trace, prices: Option<&Prices>) -> 
         Verification::NotChecked => {}
     }
     if !transcript.notes.is_empty() {
-        report["notes"] = json!(transcript.notes);
+        report["notes"] = notes_json(&transcript.notes);
     }
     // The course author's words on a call: where a lesson makes its point.
     if !transcript.remarks.is_empty() {
@@ -401,4 +401,20 @@ fn in_dialect(dialect: Dialect, mut step: Value) -> Value {
         }
     }
     step
+}
+
+/// Notes for a script to read: each as its fact (`kind` and fields) with
+/// its English sentence as `text`; a note a person wrote is its `text` only.
+fn notes_json(notes: &[Note]) -> Value {
+    let note_json = |note: &Note| {
+        let text = Value::String(note.to_string());
+        match json!(note) {
+            Value::Object(mut fact) => {
+                fact.insert("text".into(), text);
+                Value::Object(fact)
+            }
+            _ => json!({ "text": text }),
+        }
+    };
+    Value::Array(notes.iter().map(note_json).collect())
 }

@@ -1,10 +1,6 @@
-//! What an import noticed, in words; and so how a note compares and is
-//! written in a transcript file: as its English sentence, one read back
-//! kept as written.
+//! What an import noticed, in words.
 
 use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Lang, Say, plural};
 use crate::dialect::Dialect;
@@ -284,25 +280,5 @@ impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let say = Say::new(Lang::En, Dialect::default());
         f.write_str(&say.note_text(self))
-    }
-}
-
-impl PartialEq for Note {
-    fn eq(&self, other: &Self) -> bool {
-        self.to_string() == other.to_string()
-    }
-}
-
-impl Eq for Note {}
-
-impl Serialize for Note {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Note {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(Note::Text)
     }
 }

@@ -1,11 +1,15 @@
 //! What an import noticed about a recording: facts, put into words (in
-//! either language) by [`crate::narrate`], which also says how a note is
-//! compared and written (as its English sentence).
+//! either language) by [`crate::narrate`].
+//!
+//! A transcript file keeps a note as the fact it is, tagged by its `kind`
+//! (`{"kind": "retried", "call": 2, ...}`), so rewording a note changes no
+//! saved file; a plain string is a note a person wrote, kept as written.
 
-/// Something an import noticed. Two notes are the same when they say the
-/// same, so one read back from a file equals the one that was written
-/// (the comparison is [`crate::narrate`]'s, which has the words).
-#[derive(Debug, Clone)]
+use serde::{Deserialize, Serialize};
+
+/// Something an import noticed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Note {
     /// A tool result that answers no call of the reply before it.
     ResultWithoutCall { id: String },
@@ -73,12 +77,14 @@ pub enum Note {
     HarnessOwnWork { edits: usize, commands: usize },
     /// The file's first line was no JSON, left out.
     FirstLineNotJson { line: String },
-    /// A note as a transcript file wrote it.
+    /// A note as a person wrote it in a transcript file.
+    #[serde(untagged)]
     Text(String),
 }
 
 /// A kind of part an import leaves out.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Skip {
     /// Lines of a session log of this type.
     Lines(String),
@@ -104,4 +110,48 @@ pub enum Skip {
     UntypedResultParts,
     /// Gemini parts of this kind (inline data, a file, code it ran).
     Parts(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_note_is_kept_as_its_fact_and_a_written_one_as_its_words() {
+        let retried = Note::Retried {
+            call: 2,
+            attempts: 1,
+            error: "HTTP 529".into(),
+            went_through: true,
+        };
+        let json = serde_json::to_value(&retried).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "retried", "call": 2, "attempts": 1,
+                "error": "HTTP 529", "went_through": true})
+        );
+        assert_eq!(serde_json::from_value::<Note>(json).unwrap(), retried);
+
+        let skipped = Note::Skipped {
+            what: Skip::Lines("progress".into()),
+            count: 3,
+        };
+        let back = serde_json::to_string(&skipped).unwrap();
+        assert_eq!(
+            back,
+            r#"{"kind":"skipped","what":{"lines":"progress"},"count":3}"#
+        );
+        assert_eq!(serde_json::from_str::<Note>(&back).unwrap(), skipped);
+
+        let written = Note::Text("checked by hand".into());
+        assert_eq!(
+            serde_json::to_string(&written).unwrap(),
+            r#""checked by hand""#
+        );
+        assert_eq!(
+            serde_json::from_str::<Note>(r#""checked by hand""#).unwrap(),
+            written
+        );
+        assert!(serde_json::from_str::<Note>(r#"{"kind": "no_such_note"}"#).is_err());
+    }
 }

@@ -437,7 +437,13 @@ fn run_replays_a_real_recording_and_reports_each_run() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|n| n.as_str().unwrap().contains("summary"))
+            .any(|n| n["text"].as_str().unwrap().contains("summary"))
+    );
+    // Each note is its fact for a script, with its sentence for a person.
+    assert_eq!(
+        report["import_notes"][1],
+        serde_json::json!({"kind": "skipped", "what": {"lines": "summary"}, "count": 1,
+            "text": "skipped `summary` lines (seen 1 time)"})
     );
 
     let text = run(&["run", &fixture("conversation-openai.json")]).stdout;
