@@ -326,6 +326,9 @@ pub enum MistakeArg {
     DropOneResult,
     /// Run the tools a reply asks for before reading its stop reason.
     DispatchBeforeCheck,
+    /// Follow a plan written for the task (one round of tools, then answer)
+    /// instead of the model's stop reason.
+    HardCodedPlan,
 }
 
 impl MistakeArg {
@@ -339,6 +342,7 @@ impl MistakeArg {
             MistakeArg::NoBudget => Mistake::NoBudget,
             MistakeArg::DropOneResult => Mistake::DropOneResult,
             MistakeArg::DispatchBeforeCheck => Mistake::DispatchBeforeCheck,
+            MistakeArg::HardCodedPlan => Mistake::HardCodedPlan,
         }
     }
 }

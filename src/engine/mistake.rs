@@ -23,10 +23,13 @@ pub enum Mistake {
     DropOneResult,
     /// Runs the tools a reply asks for before reading its stop reason.
     DispatchBeforeCheck,
+    /// Follows a plan written into the loop for the task (one round of
+    /// tools, then the answer) instead of the model's stop reason.
+    HardCodedPlan,
 }
 
 impl Mistake {
-    pub const ALL: [Mistake; 8] = [
+    pub const ALL: [Mistake; 9] = [
         Mistake::DropResults,
         Mistake::ForgetRequest,
         Mistake::WrongOrder,
@@ -35,6 +38,7 @@ impl Mistake {
         Mistake::NoBudget,
         Mistake::DropOneResult,
         Mistake::DispatchBeforeCheck,
+        Mistake::HardCodedPlan,
     ];
 
     /// The name used on the command line and in reports.
@@ -48,6 +52,7 @@ impl Mistake {
             Mistake::NoBudget => "no-budget",
             Mistake::DropOneResult => "drop-one-result",
             Mistake::DispatchBeforeCheck => "dispatch-before-check",
+            Mistake::HardCodedPlan => "hard-coded-plan",
         }
     }
 
@@ -98,6 +103,10 @@ impl Mistake {
                 dispatch_first: true,
                 ..correct
             },
+            Mistake::HardCodedPlan => Policy {
+                tool_rounds: Some(1),
+                ..correct
+            },
         }
     }
 }
@@ -112,6 +121,10 @@ pub struct Policy {
     pub text_means_done: bool,
     /// Runs any tool request before reading the stop reason.
     pub dispatch_first: bool,
+    /// The task's steps written into the loop (seed 000's "hard-coding the
+    /// task's reasoning into the loop"): after this many rounds of tools,
+    /// the next reply is the answer, whatever the model asks for.
+    pub tool_rounds: Option<u32>,
 }
 
 impl Policy {
@@ -122,6 +135,7 @@ impl Policy {
         results: Results::AsTheApiWants,
         text_means_done: false,
         dispatch_first: false,
+        tool_rounds: None,
     };
 }
 

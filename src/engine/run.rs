@@ -152,6 +152,8 @@ pub struct Run<M, T> {
     used: Option<Usage>,
     turn: u32,
     calls: u32,
+    /// Rounds of tools dispatched so far.
+    rounds: u32,
     next: Next,
     policy: Policy,
     /// A reply the policy keeps out of `messages` until its results are in.
@@ -180,6 +182,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             used: None,
             turn: 0,
             calls: 0,
+            rounds: 0,
             next: Next::Start,
             policy: config.policy(),
             held: None,
@@ -366,7 +369,8 @@ impl<M: Model, T: ToolBox> Run<M, T> {
         let reason = self.config.dialect.stop_reason(&reply.stop_reason);
         let correct = check(self.config.check, reason, &reply);
         let looks_done = !reply.text().trim().is_empty();
-        let verdict = if self.policy.text_means_done && looks_done {
+        let plan_done = self.policy.tool_rounds.is_some_and(|n| self.rounds >= n);
+        let verdict = if (self.policy.text_means_done && looks_done) || plan_done {
             Verdict::Answer
         } else if self.policy.dispatch_first && reply.tool_calls().next().is_some() {
             Verdict::Dispatch
@@ -374,6 +378,7 @@ impl<M: Model, T: ToolBox> Run<M, T> {
             correct.clone()
         };
         if verdict == Verdict::Dispatch {
+            self.rounds += 1;
             if self.policy.reply != SaveReply::AtCall {
                 self.mistake_shown = true;
             }

@@ -114,6 +114,26 @@ impl Say {
         }
     }
 
+    /// Seed 000's "hard-coding the task's reasoning into the loop": the
+    /// plan the code holds says the task is done, the model does not.
+    pub fn mistake_plan_done(self, stop_reason: &str) -> String {
+        let stop_reason = self.stop_value(stop_reason);
+        let field = self.stop_field();
+        match self.lang {
+            Lang::En => format!(
+                "Mistake: the loop follows steps written into it for the task (one round of \
+                 tools, then the answer), so it returns this reply without reading {field} \
+                 {stop_reason}: the model still asks for a tool. The code decided the task was \
+                 done, not the model; any question that needs a second lookup breaks it."
+            ),
+            Lang::Zh => format!(
+                "常见错误：循环照着为这个任务写死的步骤走（先执行一轮工具，然后回答），\
+                 所以没去读{field}（{stop_reason}）就把这条回复当作回答返回，而模型还在请求工具。\
+                 认定任务完成的是代码，不是模型；任何需要第二次查询的问题都会让它出错。"
+            ),
+        }
+    }
+
     /// The mistake never changed what the loop did: say why, instead of
     /// letting the run end "verified" as if the mistake were harmless.
     pub fn mistake_not_shown(self, mistake: Mistake) -> String {
@@ -154,6 +174,11 @@ impl Say {
                  before the check changes nothing here. It breaks on a reply cut off inside a \
                  tool request (try max-tokens)."
             ),
+            (Lang::En, Mistake::HardCodedPlan) => format!(
+                "This run cannot show the mistake {name}: the model never asks for tools after \
+                 one round, so the steps written for the task happen to fit it. A run that needs \
+                 two rounds breaks it (try aurora-run)."
+            ),
             (
                 Lang::Zh,
                 Mistake::DropResults
@@ -180,6 +205,10 @@ impl Say {
             (Lang::Zh, Mistake::DispatchBeforeCheck) => format!(
                 "这次运行无法演示常见错误“{name}”：这里每个工具请求都伴随着表示调用工具的停止原因，最终回答又不请求工具，\
                  先派发再检查没有改变什么。它会在工具请求写到一半被截断的回复上出错（试试 max-tokens）。"
+            ),
+            (Lang::Zh, Mistake::HardCodedPlan) => format!(
+                "这次运行无法演示常见错误“{name}”：模型在一轮工具之后就不再请求工具，写死的步骤恰好合用。\
+                 需要两轮工具的运行会让它出错（试试 aurora-run）。"
             ),
         }
     }

@@ -398,6 +398,7 @@ impl Say {
             (Lang::Zh, Mistake::NoBudget) => "没有轮次上限",
             (Lang::Zh, Mistake::DropOneResult) => "漏掉一个工具结果",
             (Lang::Zh, Mistake::DispatchBeforeCheck) => "先派发后检查",
+            (Lang::Zh, Mistake::HardCodedPlan) => "把任务步骤写死在循环里",
         }
     }
 

@@ -15,7 +15,7 @@ macro_rules! run {
 
 /// Built-in runs in the order the screen cycles through them: the three
 /// lesson runs, then the edge cases.
-const BUILTINS: [(&str, &str); 18] = [
+const BUILTINS: [(&str, &str); 20] = [
     run!("aurora-run"),
     run!("paris"),
     run!("aurora-run-max-turns-2"),
@@ -26,6 +26,8 @@ const BUILTINS: [(&str, &str); 18] = [
     run!("tool-failure-raises"),
     run!("tool-timeout"),
     run!("streamed-reply"),
+    run!("retried-call"),
+    run!("compacted-context"),
     run!("malformed-request"),
     run!("max-tokens"),
     run!("refusal"),

@@ -550,7 +550,7 @@ fn the_two_checks_differ_exactly_on_the_runs_whose_stop_reason_needs_handling() 
         .lines()
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(names.len(), 18);
+    assert_eq!(names.len(), 20);
     for name in names {
         let lesson = run(&["run", name, "--check", "lesson"]);
         let production = run(&["run", name, "--check", "production"]);

@@ -418,7 +418,14 @@ fn every_run_opens_on_the_start_step_with_only_the_question() {
         // Chat Completions sends the system prompt as messages[0].
         let run = loopstep::transcript::builtin(name).unwrap().unwrap();
         let lead = usize::from(run.system.is_some() && run.dialect() == Dialect::OpenaiChat);
-        assert_eq!(first.messages, 1 + lead, "{name}: only the question");
+        // A run that goes on from earlier turns (a compacted chat's
+        // summary) opens with them too.
+        let earlier = run.history.len();
+        assert_eq!(
+            first.messages,
+            lead + earlier + 1,
+            "{name}: only the question"
+        );
         if lead == 1 {
             assert_eq!(trace.messages[0].role, loopstep::vocab::Role::System);
             assert_eq!(trace.messages[0].text(), run.system.unwrap());

@@ -5,7 +5,9 @@ use crate::common;
 use loopstep::engine::{
     CheckPolicy, Config, Event, Mistake, Outcome, RequestRule, SAFETY_CAP, StopCause, Trace,
 };
-use loopstep::transcript::{BUILTIN_NAMES, Evidence, Miss, Transcript, Verification, builtin};
+use loopstep::transcript::{
+    BUILTIN_NAMES, Evidence, Miss, Note, Transcript, Verification, builtin,
+};
 
 fn run(name: &str) -> Transcript {
     builtin(name).unwrap().unwrap()
@@ -48,7 +50,7 @@ const ANSWER: &str = "answered";
 #[test]
 fn every_built_in_run_under_both_checks() {
     use CheckPolicy::{Lesson, Production};
-    let same_under_both: [(&str, Expected); 14] = [
+    let same_under_both: [(&str, Expected); 16] = [
         ("aurora-run", (ANSWER, Some("1974"), 3, 2)),
         ("paris", (ANSWER, Some("Paris"), 1, 0)),
         ("aurora-run-max-turns-2", ("budget_exhausted", None, 2, 2)),
@@ -67,6 +69,10 @@ fn every_built_in_run_under_both_checks() {
         ("tool-failure-raises", ("stopped", None, 1, 1)),
         ("tool-timeout", (ANSWER, Some("1974"), 4, 3)),
         ("streamed-reply", (ANSWER, Some("1974"), 3, 2)),
+        // The retry is inside call #2: still 3 calls.
+        ("retried-call", (ANSWER, Some("1974"), 3, 2)),
+        // The summary left the novelist out: one search, then the answer.
+        ("compacted-context", (ANSWER, Some("1951"), 2, 1)),
         ("malformed-request", (ANSWER, Some("1974"), 4, 4)),
         (
             "todays-date",
@@ -179,6 +185,24 @@ fn the_edge_cases_show_what_they_promise() {
     assert_eq!(
         cut.outcome(),
         Some(Outcome::Stopped(&StopCause::TruncatedCall))
+    );
+
+    // The API failed call #2 once (HTTP 529, overloaded_error: the
+    // errors page, https://docs.claude.com/en/api/errors), and the SDK sent
+    // it again (anthropic-sdk-python's README, "Retries": 5xx errors are
+    // retried twice by default): a fact of that call, not a turn.
+    let retried = run("retried-call");
+    assert!(retried.notes.iter().any(|n| matches!(n,
+        Note::Retried { call: 2, attempts: 1, went_through: true, error } if error.contains("529"))));
+    let calls = |t: &Trace| {
+        t.steps
+            .iter()
+            .filter(|s| matches!(s.event, Event::Call { .. }))
+            .count()
+    };
+    assert_eq!(
+        calls(&production("retried-call")),
+        calls(&production("aurora-run"))
     );
 
     let date = production("todays-date");
@@ -323,6 +347,35 @@ fn stopping_on_text_ends_early_with_a_tool_request_pending() {
 }
 
 #[test]
+fn steps_written_for_the_task_end_it_where_the_code_says_not_the_model() {
+    // One round of tools, then the next reply is the answer: aurora-run's
+    // second reply still asks for Mara Voss's page.
+    let planned = replay(
+        "aurora-run",
+        CheckPolicy::Production,
+        Some(Mistake::HardCodedPlan),
+    );
+    assert_eq!((planned.model_calls(), planned.tool_calls()), (2, 1));
+    assert!(
+        planned
+            .result()
+            .unwrap()
+            .starts_with("Mara Voss directed the film.")
+    );
+    assert!(
+        planned.messages[3].tool_calls().any(|c| c.name == "search"),
+        "the model still asked for a search"
+    );
+    // A run whose model needs one round fits the plan, by luck.
+    let fits = replay(
+        "todays-date",
+        CheckPolicy::Production,
+        Some(Mistake::HardCodedPlan),
+    );
+    assert!(!fits.mistake_shown);
+}
+
+#[test]
 fn without_a_budget_only_the_safety_cap_stops_a_model_that_keeps_asking() {
     let capped = replay(
         "always-search",
@@ -351,6 +404,7 @@ fn each_mistake_shows_itself_on_the_run_made_for_it() {
         (Mistake::NoBudget, "always-search"),
         (Mistake::DropOneResult, "parallel-tools"),
         (Mistake::DispatchBeforeCheck, "max-tokens"),
+        (Mistake::HardCodedPlan, "aurora-run"),
     ];
     for (mistake, name) in shows {
         let mistaken = replay(name, CheckPolicy::Production, Some(mistake));
@@ -371,7 +425,7 @@ fn each_mistake_shows_itself_on_the_run_made_for_it() {
     );
     assert_eq!(Mistake::cycle(None), Some(Mistake::DropResults));
     assert_eq!(
-        Mistake::cycle(Some(Mistake::DispatchBeforeCheck)),
+        Mistake::cycle(Some(Mistake::HardCodedPlan)),
         None,
         "after the last mistake: the correct loop"
     );

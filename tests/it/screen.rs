@@ -508,6 +508,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
         (6, "always-search"),
         (7, "parallel-tools"),
         (8, "max-tokens"),
+        (9, "aurora-run"),
     ] {
         let normal = screen(run, 80, 24, &["End"]);
         let mut keys = vec!["m"; presses];
@@ -521,7 +522,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
     // m walks through every mistake and then back to the correct loop.
     let mut app = app_on("aurora-run");
     let mut seen = Vec::new();
-    for _ in 0..9 {
+    for _ in 0..10 {
         drive(&mut app, 80, 24, &["m"]);
         seen.push(app.config().mistake.map(|m| m.name()));
     }
@@ -536,6 +537,7 @@ fn a_mistake_is_marked_and_the_correct_loop_is_one_key_away() {
             Some("no-budget"),
             Some("drop-one-result"),
             Some("dispatch-before-check"),
+            Some("hard-coded-plan"),
             None
         ]
     );

@@ -47,24 +47,24 @@ fn the_built_in_runs_answer_fail_and_run_out_where_the_lessons_say() {
     let budgets = json["budgets"].as_array().unwrap();
     let at = |n: usize, key: &str| budgets[n - 1][key].as_u64().unwrap();
     // Under 1: paris answers; max-tokens, pending-tool-call, refusal and
-    // tool-failure-raises halt on their first reply; the other 13 of the
-    // 18 built-ins return None.
+    // tool-failure-raises halt on their first reply; the other 15 of the
+    // 20 built-ins return None.
     assert_eq!(
         (at(1, "answered"), at(1, "halted"), at(1, "none")),
-        (1, 4, 13)
+        (1, 4, 15)
     );
-    // Under 2: the four that answer on their second call join (todays-date,
-    // parallel-tools, pause-turn, answered-not-verified).
-    assert_eq!(at(2, "answered"), 5);
+    // Under 2: the five that answer on their second call join (todays-date,
+    // parallel-tools, pause-turn, answered-not-verified, compacted-context).
+    assert_eq!(at(2, "answered"), 6);
     // aurora-run returns None under 2 and answers under 3, with its copy
-    // recorded at 2, streamed-reply (aurora-run streamed) and
-    // not-done-yet: 9.
-    assert_eq!(at(3, "answered"), 9);
+    // recorded at 2, streamed-reply and retried-call (aurora-run streamed,
+    // and with a call retried inside its step) and not-done-yet: 11.
+    assert_eq!(at(3, "answered"), 11);
     assert_eq!(json["answered_by"]["p50"], 3);
     // In words, in both languages.
     let text = common::printed(&["sweep", &transcripts()]);
     assert!(
-        text.starts_with("sweep: 18 run(s) in 19 file(s); 1 left out"),
+        text.starts_with("sweep: 20 run(s) in 21 file(s); 1 left out"),
         "{text}"
     );
     let zh = common::printed(&["--lang", "zh", "sweep", &transcripts()]);
@@ -194,7 +194,7 @@ fn the_csv_has_a_row_per_budget() {
     ]);
     assert_eq!(
         csv,
-        "max_turns,answered,none,halted,ended,own\n1,1,13,4,0,0\n2,5,9,4,0,1\n3,9,5,4,0,0\n"
+        "max_turns,answered,none,halted,ended,own\n1,1,15,4,0,0\n2,6,10,4,0,1\n3,11,5,4,0,0\n"
     );
 }
 

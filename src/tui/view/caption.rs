@@ -59,6 +59,15 @@ fn mistake_caption(app: &App) -> Option<String> {
         ) if dialect.stop_reason(stop_reason) == StopReason::ToolUse => {
             Some(say.mistake_stopped_on_text(&one_line(stop_reason, 40)))
         }
+        (
+            Mistake::HardCodedPlan,
+            Event::Check {
+                stop_reason,
+                verdict: Verdict::Answer,
+            },
+        ) if dialect.stop_reason(stop_reason) == StopReason::ToolUse => {
+            Some(say.mistake_plan_done(&one_line(stop_reason, 40)))
+        }
         (Mistake::DropOneResult, Event::Append { .. }) => Some(say.mistake_dropped_one()),
         (
             Mistake::DispatchBeforeCheck,
