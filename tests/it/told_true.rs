@@ -58,6 +58,31 @@ fn stopping_on_text_is_told_as_any_text_not_text_that_looks_done() {
     assert!(!en.contains("looks done"), "{en}");
 }
 
+#[test]
+fn the_seeds_other_forms_of_the_loop_are_told_where_a_run_shows_the_contrast() {
+    // Seed 001 ("Agent Loop 的其他实现", "Workflow 不是 Agent"), seed 002
+    // ("循环次数增加本身并不证明质量提高") and seed 000 ("记录中的搜索工具只有
+    // 四页资料"), each on the run where it can be seen.
+    for (run, en, zh) in [
+        ("parallel-tools", "Plan-and-Execute", "Plan-and-Execute"),
+        ("not-done-yet", "Reflection", "Reflection（自查）"),
+        (
+            "aurora-run",
+            "A workflow, its steps fixed in code",
+            "工作流（workflow）",
+        ),
+        ("aurora-run", "four encyclopedia pages", "只有四页百科资料"),
+        (
+            "always-search",
+            "more rounds alone prove nothing about quality",
+            "并不证明质量更好",
+        ),
+    ] {
+        assert!(handout(run, "en").contains(en), "{run}: {en}");
+        assert!(handout(run, "zh").contains(zh), "{run}: {zh}");
+    }
+}
+
 /// Every value a field of a response may take, as each API's reference
 /// lists it, and whether a call's arguments are an object or a string.
 mod wire {

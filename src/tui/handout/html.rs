@@ -51,11 +51,15 @@ fn write_run(out: &mut String, handout: &Handout, run: usize, number: &mut usize
     let say = handout.say;
     *out += &format!(
         "<section class=\"run\" id=\"run-{run}\">\n<header>\n<h1>{title}</h1>\n\
-         <p class=\"question\"><span class=\"label\">{question_label}</span>{question}</p>\n\
+         {description}<p class=\"question\"><span class=\"label\">{question_label}</span>{question}</p>\n\
          <p class=\"meta\"><span class=\"label\">{model_label}</span>{model}</p>\n\
          <p class=\"meta\"><code>{header}</code></p>\n\
          </header>\n<main>\n<ol class=\"steps\" start=\"{start}\">\n",
         title = escape(&handout.title),
+        description = match handout.description.as_str() {
+            "" => String::new(),
+            text => format!("<p class=\"description\">{}</p>\n", escape(text)),
+        },
         question_label = escape(&say.label(say.question())),
         question = escape(&handout.question),
         model_label = escape(&say.label(say.model())),

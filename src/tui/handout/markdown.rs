@@ -19,9 +19,12 @@ pub fn markdown(handouts: &[Handout]) -> String {
 
 fn run(handout: &Handout) -> String {
     let say = handout.say;
-    let mut out = format!(
-        "# {}\n\n{}{}\n\n{}{}\n\n{}\n\n",
-        one_line(&handout.title),
+    let mut out = format!("# {}\n\n", one_line(&handout.title));
+    if !handout.description.is_empty() {
+        out += &format!("{}\n\n", para(&handout.description));
+    }
+    out += &format!(
+        "{}{}\n\n{}{}\n\n{}\n\n",
         say.label(say.question()),
         para(&handout.question),
         say.label(say.model()),

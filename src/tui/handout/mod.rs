@@ -47,6 +47,8 @@ pub struct Handout {
     /// Words in the screen's language and the run's dialect.
     pub say: Say,
     pub title: String,
+    /// What the run shows, as its author put it; empty when it says nothing.
+    pub description: String,
     pub question: String,
     pub model: String,
     /// The run, its API, budget, check and mistake in one line.
@@ -128,6 +130,7 @@ impl Handout {
         Handout {
             say,
             title: clean(&transcript.title),
+            description: clean(&transcript.description),
             question: clean(&transcript.question),
             model: clean(&transcript.model),
             header: say.run_header(
