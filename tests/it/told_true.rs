@@ -388,3 +388,30 @@ fn a_real_gemini_run_measures_its_calls_against_the_window_google_gives() {
     assert_eq!(windows.len(), 3, "{json}");
     assert!(windows.iter().all(|w| *w == 1_048_576), "{windows:?}");
 }
+
+#[test]
+fn every_built_in_run_stepped_to_its_end_in_both_languages() {
+    // Every step's line and caption, in order (the handout is the screen's
+    // words, walked whole), and the last screen at both sizes: what a class
+    // reads, kept so that a caption that contradicts its neighbours shows
+    // up in review.
+    use crate::common::screen::{app_in, drive};
+    use loopstep::narrate::Lang;
+    use loopstep::transcript::BUILTIN_NAMES;
+    for name in BUILTIN_NAMES {
+        for (lang, code) in [(Lang::En, "en"), (Lang::Zh, "zh")] {
+            insta::assert_snapshot!(format!("walk_{name}_{code}"), handout(name, code));
+            for (width, height) in [(80, 24), (120, 40)] {
+                let mut app = app_in(lang, name);
+                // Step by step to the end, as a teacher presses →.
+                let steps = app.trace().steps.len();
+                let keys = vec!["Right"; steps];
+                let end = drive(&mut app, width, height, &keys).backend().to_string();
+                assert!(app.at_end(), "{name} {code}");
+                if (lang, width) != (Lang::En, 80) {
+                    insta::assert_snapshot!(format!("end_{name}_{code}_{width}x{height}"), end);
+                }
+            }
+        }
+    }
+}
