@@ -130,7 +130,7 @@ pub enum Command {
         after_help = "Examples:\n  \
             loopstep compare aurora-run aurora-run --right-max-turns 2   the same run, a budget of 2 on the right\n  \
             loopstep compare aurora-run aurora-run --right-check lesson  the lesson's check against production's\n  \
-            loopstep compare paris paris --right-mistake drop-results    the correct loop against a mistake\n  \
+            loopstep compare aurora-run aurora-run --right-mistake drop-results   the correct loop against a mistake\n  \
             loopstep compare a.json b.json --format json                 where two recordings part, as JSON"
     )]
     Compare(commands::Compare),
@@ -140,10 +140,10 @@ pub enum Command {
     /// for students: Markdown, one self-contained HTML page, or an
     /// asciicast recording of the screen playing it.
     Export(commands::Export),
-    /// Print a completion script for a shell, e.g.
-    /// `loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
-    /// `loopstep completions zsh > ~/.zfunc/_loopstep`,
-    /// `loopstep completions fish > ~/.config/fish/completions/loopstep.fish`.
+    /// Print a completion script for a shell, e.g. (the folder made first)
+    /// `mkdir -p ~/.local/share/bash-completion/completions && loopstep completions bash > ~/.local/share/bash-completion/completions/loopstep`,
+    /// `mkdir -p ~/.zfunc && loopstep completions zsh > ~/.zfunc/_loopstep`,
+    /// `mkdir -p ~/.config/fish/completions && loopstep completions fish > ~/.config/fish/completions/loopstep.fish`.
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
@@ -170,18 +170,20 @@ pub enum Command {
     #[cfg(feature = "record")]
     #[command(
         long_about = "Run your own agent through a recording proxy, then replay what it did.\n\n\
-            record listens on 127.0.0.1 and starts COMMAND with OPENAI_BASE_URL and \
-            ANTHROPIC_BASE_URL pointing at itself, so the official SDKs (and any client that \
-            reads them) send their calls through it, unchanged. Each request goes on to the \
-            real API its path belongs to (api.openai.com for Chat Completions and Responses, \
-            api.anthropic.com for Messages), or to --upstream; each response comes back byte \
+            record listens on 127.0.0.1 and starts COMMAND with OPENAI_BASE_URL, \
+            ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL and AWS_ENDPOINT_URL_BEDROCK_RUNTIME \
+            pointing at itself, so the official SDKs (and any client that reads them) send their \
+            calls through it, unchanged. Each request goes on to the API its key belongs to \
+            (OpenAI's, Anthropic's or Gemini's), or to --upstream (Bedrock's calls need \
+            --upstream bedrock=URL); each response comes back byte \
             for byte, streams as they arrive. Every call is appended to OUT as it ends, as an \
             exchange log that loopstep replays like any recording. Keys never reach OUT: \
             headers are not written, and bodies are redacted unless --no-redact. The proxy \
             listens on loopback only. record ends with COMMAND's exit code; without COMMAND it \
             prints the URLs to use as base_url and records until Ctrl-C.",
         after_help = "Examples:\n  \
-            loopstep record -- python agent.py                              OpenAI or Anthropic, by the paths it calls\n  \
+            loopstep record -- python agent.py                              OpenAI, Anthropic or Gemini, by the key it sends\n  \
+            loopstep record -- python tests/fixtures/agents/get_today_openai_sdk.py   seed 001's loop, in this repository\n  \
             loopstep record --upstream https://api.deepseek.com -- uv run python chapters/01-agent-loop/code.py\n  \
             loopstep record -o mine.jsonl                                   record until Ctrl-C; point base_url at the URL it prints\n  \
             loopstep mine.jsonl                                             replay it"

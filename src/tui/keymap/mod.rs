@@ -290,18 +290,38 @@ const RUN_OR_PICK: Tr = Tr {
     zh: "下一条 / 上一条 / 第 n 条记录",
 };
 
+/// What the terminal and the mouse do beside the key table: Ctrl-Z is
+/// the shell's, and a click or the wheel is no key.
+const BESIDE_THE_KEYS: [(&str, Tr); 2] = [
+    (
+        "Ctrl-Z",
+        Tr {
+            en: "suspend to the shell; fg comes back",
+            zh: "挂起回到 shell；fg 回来",
+        },
+    ),
+    (
+        "click / wheel",
+        Tr {
+            en: "a step on the timeline / scroll (--no-mouse: select text)",
+            zh: "点时间线上的步 / 滚动（--no-mouse：选择文字）",
+        },
+    ),
+];
+
 /// Help rows: (every key, description); the run row names the run-number
 /// keys too, so that the help fits 24 rows.
 pub fn help_rows(say: Say) -> Vec<(String, &'static str)> {
-    BINDINGS
+    let keys = BINDINGS.iter().map(|b| match help_row(b, say) {
+        (keys, _) if b.action == Action::NextRun => {
+            (format!("{keys} / 1 … 9"), RUN_OR_PICK.get(say.lang))
+        }
+        row => row,
+    });
+    let beside = BESIDE_THE_KEYS
         .iter()
-        .map(|b| match help_row(b, say) {
-            (keys, _) if b.action == Action::NextRun => {
-                (format!("{keys} / 1 … 9"), RUN_OR_PICK.get(say.lang))
-            }
-            row => row,
-        })
-        .collect()
+        .map(|(keys, words)| ((*keys).to_owned(), words.get(say.lang)));
+    keys.chain(beside).collect()
 }
 
 /// The help rows of any table of bindings.
