@@ -303,17 +303,17 @@ impl Say {
         };
         match (self.lang, failed) {
             (Lang::En, Failed::No) => format!(
-                "{head}: the loop, not the model, runs {name}. Whatever it returns, a hit, a \
-                 miss or an error, travels back the same way."
+                "{head}: the loop, not the model, runs {name}. Whatever it returns, found or not, \
+                 success or error, travels back the same way."
             ),
             (Lang::En, Failed::Reported) => match flag {
                 Some(flag) => format!(
                     "{head}: {name} failed. The error goes back as a result (flagged by {flag}), \
-                     so the model can read it and correct itself."
+                     so the model can read it and decide what to do next."
                 ),
                 None => format!(
                     "{head}: {name} failed. The error goes back in the result's text ({api} has \
-                     no error flag), so the model can read it and correct itself."
+                     no error flag), so the model can read it and decide what to do next."
                 ),
             },
             (Lang::En, Failed::NotRun) => format!(
@@ -325,16 +325,16 @@ impl Say {
                  instead of showing them to the model: the run ends here."
             ),
             (Lang::Zh, Failed::No) => format!(
-                "{head}：由循环而不是模型来运行 {name}。无论返回什么，查到、没查到还是出错，\
+                "{head}：由循环而不是模型来运行 {name}。无论返回什么，查到没查到、成功还是出错，\
                  都走同一条路发回。"
             ),
             (Lang::Zh, Failed::Reported) => match flag {
                 Some(flag) => format!(
-                    "{head}：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型能读到并自行纠正。"
+                    "{head}：{name} 失败了。错误作为错误结果发回（用 {flag} 标明），模型读到后决定下一步怎么做。"
                 ),
                 None => format!(
                     "{head}：{name} 失败了。错误写在结果文本里发回（{api} 没有错误标志），\
-                     模型能读到并自行纠正。"
+                     模型读到后决定下一步怎么做。"
                 ),
             },
             (Lang::Zh, Failed::NotRun) => format!(
@@ -602,7 +602,15 @@ impl Say {
         let tokens = compaction
             .tokens_before
             .map(|before| (before, compaction.tokens_after));
-        let trigger = compaction.trigger.as_deref().map(|t| one_line(t, 20));
+        // Claude Code's compact_boundary says `auto` or `manual`; other
+        // words are shown as the log has them, made safe and short.
+        let trigger = compaction.trigger.as_deref().map(|t| match (t, self.lang) {
+            ("auto", Lang::En) => "set off automatically".to_owned(),
+            ("auto", Lang::Zh) => "自动触发".to_owned(),
+            ("manual", Lang::En) => "asked for by the user".to_owned(),
+            ("manual", Lang::Zh) => "用户手动触发".to_owned(),
+            (other, _) => one_line(other, 20),
+        });
         match self.lang {
             Lang::En => {
                 let held = tokens.map(|(before, after)| match after {

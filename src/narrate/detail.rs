@@ -436,14 +436,24 @@ impl Say {
         self.pick("return ", "返回 ")
     }
 
-    pub fn detail_totals(self, calls: usize, tools: usize) -> String {
-        match self.lang {
-            Lang::En => format!(
-                "the loop ends after {calls} model call{} and {tools} tool call{}",
+    /// `tools`: the tool calls asked for, and how many of them ran.
+    pub fn detail_totals(self, calls: usize, (asked, ran): (usize, usize)) -> String {
+        match (self.lang, asked == ran) {
+            (Lang::En, true) => format!(
+                "the loop ends after {calls} model call{} and {asked} tool call{}",
                 plural(calls),
-                plural(tools)
+                plural(asked)
             ),
-            Lang::Zh => format!("循环在 {calls} 次模型调用、{tools} 次工具调用后结束"),
+            (Lang::En, false) => format!(
+                "the loop ends after {calls} model call{} and {asked} tool request{}, {ran} of \
+                 them run",
+                plural(calls),
+                plural(asked)
+            ),
+            (Lang::Zh, true) => format!("循环在 {calls} 次模型调用、{asked} 次工具调用后结束"),
+            (Lang::Zh, false) => format!(
+                "循环在 {calls} 次模型调用、{asked} 次工具请求（其中 {ran} 次实际运行）后结束"
+            ),
         }
     }
 
@@ -458,7 +468,7 @@ impl Say {
         self.pick(
             "The facts may already be in messages, but the model never got the call that would \
              use them. A caller must treat None as \"no answer within budget\", never as an answer.",
-            "答案所需的资料已经在 messages 里，但循环不再调用模型，模型没有机会用上它们。\
+            "答案所需的资料可能已经在 messages 里，但循环不再调用模型，模型没有机会用上它们。\
              调用方必须把 None 当作“预算内没有回答”，绝不能当作回答。",
         )
     }
@@ -468,12 +478,15 @@ impl Say {
         let evidence = self.evidence_list(evidence);
         match (self.lang, checked) {
             (Lang::En, true) => format!("goal check: verified, {evidence}"),
+            // The caveat first: a pane too short for the evidence still shows it.
             (Lang::En, false) => format!(
-                "goal check: the tools reported success ({evidence}); the work itself was not \
-                 checked"
+                "goal check: the work itself was not checked; the tools reported success \
+                 ({evidence})"
             ),
             (Lang::Zh, true) => format!("目标检查：已验证，{evidence}"),
-            (Lang::Zh, false) => format!("目标检查：工具报告成功（{evidence}），产物本身没有核实"),
+            (Lang::Zh, false) => {
+                format!("目标检查：产物本身没有核实，只有工具报告成功（{evidence}）")
+            }
         }
     }
 

@@ -39,7 +39,11 @@ impl Say {
             (Lang::En, StopCause::Refusal) if w.refusal_in_reply => {
                 "the model declined to answer, in the reply's `refusal`".to_owned()
             }
-            (Lang::En, StopCause::Refusal) => "the model declined to answer".to_owned(),
+            // Claude's streaming classifiers, https://platform.claude.com/docs/en/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals
+            (Lang::En, StopCause::Refusal) => {
+                "the API's safety classifiers stopped the reply, its text possibly cut short"
+                    .to_owned()
+            }
             (Lang::En, StopCause::ContentFilter) => {
                 "the provider's content filter withheld the reply".to_owned()
             }
@@ -83,7 +87,9 @@ impl Say {
             (Lang::Zh, StopCause::Refusal) if w.refusal_in_reply => {
                 "模型拒绝回答（写在回复的 refusal 里）".to_owned()
             }
-            (Lang::Zh, StopCause::Refusal) => "模型拒绝回答".to_owned(),
+            (Lang::Zh, StopCause::Refusal) => {
+                "API 的安全分类器中止了回复，文字可能不完整".to_owned()
+            }
             (Lang::Zh, StopCause::ContentFilter) => "服务商的内容过滤拦下了回复".to_owned(),
             (Lang::Zh, StopCause::OutOfCapacity) => "服务商在回复完成前资源不足".to_owned(),
             (Lang::Zh, StopCause::MalformedCall) => format!(
@@ -270,7 +276,7 @@ impl Say {
                     (Lang::En, false) => format!("{name} {input} → \"{content}\""),
                     (Lang::En, true) => format!("{name} {input} → error \"{content}\""),
                     (Lang::Zh, false) => format!("{name} {input} → “{content}”"),
-                    (Lang::Zh, true) => format!("{name} {input} → 错误结果“{content}”"),
+                    (Lang::Zh, true) => format!("{name} {input} → 出错“{content}”"),
                 }
             }
             (lang, Event::Append { results, appended }) => {

@@ -536,7 +536,7 @@ fn a_compacted_session_opens_its_next_run_on_the_summary_and_its_sub_agent_file_
         text.contains("Compacted before this run: the client replaced the"),
         "{text}"
     );
-    assert!(text.contains("(the context held 142431 tokens; manual)"));
+    assert!(text.contains("(the context held 142431 tokens; asked for by the user)"));
 }
 
 #[test]
@@ -708,7 +708,7 @@ fn a_newer_compaction_boundary_also_says_how_many_tokens_were_left() {
     let say = loopstep::narrate::Say::new(loopstep::narrate::Lang::En, Dialect::default());
     assert!(
         say.compacted(compaction)
-            .contains("(the context held 171705 tokens, 8473 after; auto)")
+            .contains("(the context held 171705 tokens, 8473 after; set off automatically)")
     );
 }
 

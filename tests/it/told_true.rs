@@ -64,8 +64,12 @@ fn the_seeds_other_forms_of_the_loop_are_told_where_a_run_shows_the_contrast() {
     // ("循环次数增加本身并不证明质量提高") and seed 000 ("记录中的搜索工具只有
     // 四页资料"), each on the run where it can be seen.
     for (run, en, zh) in [
-        ("parallel-tools", "Plan-and-Execute", "Plan-and-Execute"),
-        ("not-done-yet", "Reflection", "Reflection（自查）"),
+        (
+            "parallel-tools",
+            "Plan-and-Execute",
+            "先计划再执行（Plan-and-Execute）",
+        ),
+        ("not-done-yet", "Reflection", "自我反思（Reflection）"),
         (
             "aurora-run",
             "A workflow, its steps fixed in code",

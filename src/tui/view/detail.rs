@@ -370,7 +370,7 @@ fn step_lines(app: &App) -> Vec<Line<'static>> {
                 )]
             };
             lines.push(Line::styled(
-                say.detail_totals(trace.model_calls(), trace.tool_calls()),
+                say.detail_totals(trace.model_calls(), (trace.tool_calls(), trace.tools_run())),
                 theme::TEXT,
             ));
             match app.transcript().verify(trace) {

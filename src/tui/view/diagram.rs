@@ -262,6 +262,10 @@ fn turn_lines(app: &App, room: usize) -> Vec<Line<'static>> {
                 .iter()
                 .any(|s| matches!(s.event, Event::GoalCheck { passed: false, .. }));
             let what = match (checked, exit) {
+                // The last turn's tools ran; then the budget was spent.
+                (Some((stop, Verdict::Dispatch)), Some(Event::BudgetExhausted { .. })) => {
+                    format!("{} → None", say.turn_tools(stop, tools))
+                }
                 (_, Some(Event::BudgetExhausted { .. })) => say.turn_budget().to_owned(),
                 (Some((stop, Verdict::Answer)), _) if pushed_back => say.turn_not_done(stop),
                 (Some((stop, Verdict::Dispatch)), _) => say.turn_tools(stop, tools),
