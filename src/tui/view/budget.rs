@@ -103,9 +103,13 @@ fn outcome_line(app: &App, room: usize) -> Line<'static> {
         ]);
     }
     let trace = app.trace();
-    // 结果 names the return value only: any other end is a 状态.
-    let answered = matches!(trace.outcome(), Some(Outcome::Answered(_)));
-    let label = say.label(if answered {
+    // 结果 names the return value only (an answer, or None when the budget
+    // is spent): any other end is a 状态.
+    let returned = matches!(
+        trace.outcome(),
+        Some(Outcome::Answered(_) | Outcome::BudgetExhausted)
+    );
+    let label = say.label(if returned {
         say.outcome()
     } else {
         say.status()
