@@ -20,7 +20,7 @@ fn main() {
 
 /// The screen on the big log with the cursor at `place`: "start", "middle"
 /// or "end" (the last is replayed to, as End does).
-fn big_at(place: &str) -> App<'static> {
+fn big_at(place: &str) -> App {
     let mut app = App::new(big(), 0, Settings::default());
     match place {
         "start" => {}

@@ -23,7 +23,8 @@ pub use model::{CallError, Model, ScriptedModel};
 pub use replay::Replay;
 pub use run::{EndedBy, Ending, Goal, Insertion, PushBack, Run};
 pub use tools::{
-    Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolWords,
+    Page, Recorded, ReplayTools, ToolBox, ToolEnv, ToolFailure, ToolOutput, ToolSource, ToolWords,
+    ToolsOf,
 };
 pub use trace::{
     Config, Event, MAX_TURNS, Outcome, Phase, RequestSize, Rounds, Step, ToolErrors, Trace,

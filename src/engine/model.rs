@@ -2,6 +2,7 @@
 //! replays a recording while checking each request the way its API does.
 
 use std::collections::HashSet;
+use std::ops::Deref;
 
 use thiserror::Error;
 
@@ -37,10 +38,11 @@ pub trait Model {
 }
 
 /// Replays recorded replies in order, checking each request against the
-/// rules of the API the run speaks.
+/// rules of the API the run speaks. `R` holds the replies: borrowed, or a
+/// handle that keeps its recording alive (a screen's replay owns its run).
 #[derive(Debug)]
-pub struct ScriptedModel<'a> {
-    replies: &'a [Reply],
+pub struct ScriptedModel<R> {
+    replies: R,
     /// The API the loop speaks, and the one the replies were recorded in:
     /// a run retold in another API hears its stops in that API's words.
     dialect: Dialect,
@@ -59,8 +61,8 @@ pub struct ScriptedModel<'a> {
     noted: HashSet<(usize, RequestRule)>,
 }
 
-impl<'a> ScriptedModel<'a> {
-    pub fn new(replies: &'a [Reply], dialect: Dialect) -> Self {
+impl<R: Deref<Target = [Reply]>> ScriptedModel<R> {
+    pub fn new(replies: R, dialect: Dialect) -> Self {
         ScriptedModel {
             replies,
             dialect,
@@ -147,7 +149,7 @@ impl<'a> ScriptedModel<'a> {
     }
 }
 
-impl Model for ScriptedModel<'_> {
+impl<R: Deref<Target = [Reply]>> Model for ScriptedModel<R> {
     fn call(&mut self, messages: &Conversation) -> Result<Reply, CallError> {
         if let Err(broken) = self.check(messages) {
             if !self.tolerate {
@@ -202,7 +204,7 @@ mod tests {
             stop_reason: "end_turn".into(),
             ..Reply::default()
         }];
-        let mut model = ScriptedModel::new(&replies, Dialect::AnthropicMessages);
+        let mut model = ScriptedModel::new(&replies[..], Dialect::AnthropicMessages);
         let history = Conversation::new(Default::default(), Message::user_text("q"));
         assert_eq!(model.call(&history).unwrap().text(), "Paris");
         assert_eq!(model.call(&history), Err(CallError::RecordingEnded));

@@ -203,37 +203,58 @@ fn normalized(text: &str) -> impl Iterator<Item = char> + '_ {
         })
 }
 
-/// Answers tool calls for a replay: a result recorded for the call's id
-/// wins; otherwise the declared tool runs in its environment. A call that
-/// cannot run comes back as an error result, worded by `words`.
-pub struct ReplayTools<'a> {
+/// What a replay's tools answer from: the run's declared tools, their
+/// stand-in environments, and the results recorded for particular calls.
+pub trait ToolSource {
+    fn definitions(&self) -> &[ToolDef];
+    fn environment(&self) -> &BTreeMap<String, ToolEnv>;
+    fn recorded(&self) -> &BTreeMap<String, Recorded>;
+}
+
+/// A run's tools, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolsOf<'a> {
     pub definitions: &'a [ToolDef],
     pub environment: &'a BTreeMap<String, ToolEnv>,
     pub recorded: &'a BTreeMap<String, Recorded>,
-    pub words: Box<dyn ToolWords + 'a>,
+}
+
+impl ToolSource for ToolsOf<'_> {
+    fn definitions(&self) -> &[ToolDef] {
+        self.definitions
+    }
+
+    fn environment(&self) -> &BTreeMap<String, ToolEnv> {
+        self.environment
+    }
+
+    fn recorded(&self) -> &BTreeMap<String, Recorded> {
+        self.recorded
+    }
+}
+
+/// Answers tool calls for a replay: a result recorded for the call's id
+/// wins; otherwise the declared tool runs in its environment. A call that
+/// cannot run comes back as an error result, worded by `words`.
+pub struct ReplayTools<S> {
+    source: S,
+    words: Box<dyn ToolWords>,
     /// How often each id has been called so far: a reused id's n-th call
     /// gets the n-th recorded result.
     uses: HashMap<String, usize>,
 }
 
-impl<'a> ReplayTools<'a> {
-    pub fn new(
-        definitions: &'a [ToolDef],
-        environment: &'a BTreeMap<String, ToolEnv>,
-        recorded: &'a BTreeMap<String, Recorded>,
-        words: Box<dyn ToolWords + 'a>,
-    ) -> Self {
+impl<S: ToolSource> ReplayTools<S> {
+    pub fn new(source: S, words: Box<dyn ToolWords>) -> Self {
         ReplayTools {
-            definitions,
-            environment,
-            recorded,
+            source,
             words,
             uses: HashMap::new(),
         }
     }
 
     fn try_run(&mut self, call: ToolCall<'_>) -> Result<ToolOutput, ToolFailure> {
-        if let Some(recorded) = self.recorded.get(call.id) {
+        if let Some(recorded) = self.source.recorded().get(call.id) {
             let uses = self.uses.entry(call.id.to_owned()).or_default();
             let nth = *uses;
             *uses += 1;
@@ -241,14 +262,15 @@ impl<'a> ReplayTools<'a> {
                 return Ok(output.clone());
             }
         }
-        if !self.definitions.iter().any(|d| d.name == call.name) {
+        let definitions = self.source.definitions();
+        if !definitions.iter().any(|d| d.name == call.name) {
             return Err(ToolFailure::UnknownTool {
                 name: call.name.to_owned(),
-                available: self.definitions.iter().map(|d| d.name.clone()).collect(),
+                available: definitions.iter().map(|d| d.name.clone()).collect(),
             });
         }
         let input = parse_input(call.input)?;
-        match self.environment.get(call.name) {
+        match self.source.environment().get(call.name) {
             Some(env) => env.run(&input, &*self.words),
             None => Err(ToolFailure::NoReplay {
                 id: call.id.to_owned(),
@@ -258,7 +280,7 @@ impl<'a> ReplayTools<'a> {
     }
 }
 
-impl ToolBox for ReplayTools<'_> {
+impl<S: ToolSource> ToolBox for ReplayTools<S> {
     fn run(&mut self, call: ToolCall<'_>) -> ToolOutput {
         self.try_run(call).unwrap_or_else(|failure| {
             let not_run = matches!(
@@ -323,7 +345,10 @@ mod tests {
         }
     }
 
-    fn with_tools(recorded: BTreeMap<String, Recorded>, f: impl FnOnce(&mut ReplayTools)) {
+    fn with_tools(
+        recorded: BTreeMap<String, Recorded>,
+        f: impl FnOnce(&mut ReplayTools<ToolsOf<'_>>),
+    ) {
         let definitions = vec![ToolDef {
             api_type: None,
             name: "search".into(),
@@ -332,7 +357,12 @@ mod tests {
         }];
         let environment =
             BTreeMap::from([("search".to_owned(), ToolEnv::Search { pages: pages() })]);
-        let mut tools = ReplayTools::new(&definitions, &environment, &recorded, Box::new(Plain));
+        let source = ToolsOf {
+            definitions: &definitions,
+            environment: &environment,
+            recorded: &recorded,
+        };
+        let mut tools = ReplayTools::new(source, Box::new(Plain));
         f(&mut tools);
     }
 

@@ -1,27 +1,38 @@
 //! A run kept in both languages the screen can switch between.
 
+use std::sync::Arc;
+
 use super::{BUILTIN_NAMES, LoadError, Opening, Transcript, open_both};
 use crate::lang::Lang;
 
-/// A run in both languages; most runs read the same in both, and are kept once.
+/// A run in both languages; most runs read the same in both, and are kept
+/// once. Cloned, it is shared, not copied: a screen holds its runs so.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Localized {
-    en: Transcript,
+    en: Arc<Transcript>,
     /// The Chinese texts, when they differ from the English.
-    zh: Option<Transcript>,
+    zh: Option<Arc<Transcript>>,
 }
 
 impl Localized {
     pub fn get(&self, lang: Lang) -> &Transcript {
+        self.shared(lang)
+    }
+
+    /// The run in `lang`, to keep: a replay that holds it holds it alive.
+    pub fn shared(&self, lang: Lang) -> &Arc<Transcript> {
         match (lang, &self.zh) {
             (Lang::Zh, Some(zh)) => zh,
             _ => &self.en,
         }
     }
 
-    /// The run in each language it is kept in, to change in place.
+    /// The run in each language it is kept in, to change in place (a copy
+    /// of it, where it is shared).
     pub fn transcripts_mut(&mut self) -> impl Iterator<Item = &mut Transcript> {
-        std::iter::once(&mut self.en).chain(self.zh.as_mut())
+        std::iter::once(&mut self.en)
+            .chain(self.zh.as_mut())
+            .map(Arc::make_mut)
     }
 
     /// Every run of a source, in both languages: a native file's texts in
@@ -42,8 +53,11 @@ impl Localized {
             .into_iter()
             .zip(zh)
             .map(|(en, zh)| {
-                let zh = (zh != en).then_some(zh);
-                Localized { en, zh }
+                let zh = (zh != en).then(|| Arc::new(zh));
+                Localized {
+                    en: Arc::new(en),
+                    zh,
+                }
             })
             .collect())
     }
@@ -60,6 +74,9 @@ impl Localized {
 
 impl From<Transcript> for Localized {
     fn from(run: Transcript) -> Self {
-        Localized { en: run, zh: None }
+        Localized {
+            en: Arc::new(run),
+            zh: None,
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! or the language replays afresh, again only as far as the cursor.
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::dialect::Dialect;
@@ -75,11 +76,12 @@ pub enum Notice {
     Untold(Vec<(Dialect, Untold)>),
 }
 
-pub struct App<'a> {
-    pub(super) runs: &'a [Localized],
+pub struct App {
+    /// The runs it shows, held: a run the screen no longer shows is let go.
+    pub(super) runs: Arc<[Localized]>,
     pub(super) current: usize,
     /// The run's replay, computed as far as the screen has looked.
-    pub(super) replay: LazyReplay<'a>,
+    pub(super) replay: LazyReplay,
     pub(super) cursor: usize,
     /// Replaying toward the end between frames, called off by a key.
     pub(super) seeking_end: bool,
@@ -139,12 +141,13 @@ pub(super) const LOOKAHEAD: usize = 1_000;
 /// gauge that moves and a key that is answered within a frame or two.
 const SLICE: Duration = Duration::from_millis(30);
 
-impl<'a> App<'a> {
+impl App {
     /// Opens `runs[current]` with `settings`; the budget is the run's own
     /// unless the settings give one.
-    pub fn new(runs: &'a [Localized], current: usize, settings: Settings) -> Self {
+    pub fn new(runs: &[Localized], current: usize, settings: Settings) -> Self {
+        let runs: Arc<[Localized]> = runs.into();
         let current = current.min(runs.len().saturating_sub(1));
-        let transcript = runs[current].get(settings.lang);
+        let transcript = runs[current].shared(settings.lang);
         let config = Config {
             max_turns: settings.max_turns.unwrap_or(transcript.max_turns),
             dialect: settings.dialect.unwrap_or(transcript.dialect()),
@@ -253,8 +256,13 @@ impl<'a> App<'a> {
         self.replay.reach(steps.saturating_sub(1));
     }
 
-    pub fn transcript(&self) -> &'a Transcript {
+    pub fn transcript(&self) -> &Transcript {
         self.runs[self.current].get(self.lang)
+    }
+
+    /// The run on screen, to replay: the replay holds it.
+    fn shared(&self) -> &Arc<Transcript> {
+        self.runs[self.current].shared(self.lang)
     }
 
     pub fn runs(&self) -> (usize, usize) {
@@ -561,7 +569,7 @@ impl<'a> App<'a> {
     /// Opens run `index` under `config`, at its start.
     pub(super) fn open_run_with(&mut self, index: usize, config: Config) {
         self.current = index;
-        self.replay = self.transcript().replay_lazily(config, self.lang);
+        self.replay = self.shared().replay_lazily(config, self.lang);
         self.seeking_end = false;
         if let Some(search) = &mut self.search {
             search.restart();
@@ -578,10 +586,10 @@ impl<'a> App<'a> {
     /// Every run, once the whole file is in: those shown so far are the
     /// first of them, the same runs, so the screen stays on its run and
     /// its step.
-    pub fn take_all_runs(&mut self, runs: &'a [Localized]) {
+    pub fn take_all_runs(&mut self, runs: &[Localized]) {
         self.replay_again(|app| {
-            app.runs = runs;
-            app.replay = app.transcript().replay_lazily(app.config(), app.lang);
+            app.runs = runs.into();
+            app.replay = app.shared().replay_lazily(app.config(), app.lang);
         });
         self.loading = false;
     }
@@ -591,7 +599,7 @@ impl<'a> App<'a> {
     pub(super) fn toggle_lang(&mut self) {
         self.replay_again(|app| {
             app.lang = app.lang.toggled();
-            app.replay = app.transcript().replay_lazily(app.config(), app.lang);
+            app.replay = app.shared().replay_lazily(app.config(), app.lang);
         });
     }
 

@@ -21,11 +21,6 @@ use crate::transcript::{Localized, Opening, Progress};
 /// How often the screen looks at the recording.
 const WATCH: Duration = Duration::from_millis(200);
 
-/// Every version of the runs the screen was shown. The screen borrows the
-/// version it shows; each stays until the screen closes, and the screen
-/// stops following after this many (a class's recording is a few calls).
-const VERSIONS: usize = 4096;
-
 /// Shows the recording at `path` as it grows, until the user quits;
 /// `recording` says whether it still may grow.
 pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> anyhow::Result<()> {
@@ -64,10 +59,8 @@ pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> 
     let (Some(keys), Some(first)) = (typed, first.into_inner()) else {
         return Ok(());
     };
-    let versions: Vec<OnceCell<Vec<Localized>>> = (0..VERSIONS).map(|_| OnceCell::new()).collect();
-    let runs = versions[0].get_or_init(|| first);
     // Following from the start: at the end of what is recorded so far.
-    let mut app = App::new(runs, 0, settings).more_loading();
+    let mut app = App::new(&first, 0, settings).more_loading();
     app.go_to_step(usize::MAX);
     let mut events = Typed {
         keys,
@@ -80,7 +73,8 @@ pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> 
             was_recording: true,
         },
     };
-    for version in &versions[1..] {
+    // Each version replaces the one before: the screen holds the newest only.
+    loop {
         run_app(&mut taken.terminal, &mut app, &mut events)?;
         if app.should_quit() || !events.then.grew {
             return Ok(());
@@ -88,15 +82,11 @@ pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> 
         events.then.grew = false;
         events.then.size = size_of(path);
         if let Some(runs) = read(path) {
-            app.take_all_runs(version.get_or_init(|| runs));
+            app.take_all_runs(&runs);
         }
         // The title says so while more may come.
         app.loading = recording();
     }
-    // Followed as far as it will: the screen stays on the last version.
-    app.loading = false;
-    events.then.path = Path::new("");
-    run_app(&mut taken.terminal, &mut app, &mut events)
 }
 
 /// The recording's runs, once it has one whole.

@@ -9,7 +9,7 @@ use crate::engine::{Event, Message};
 use crate::lang::Lang;
 use crate::transcript::Localized;
 
-impl App<'_> {
+impl App {
     /// Goes to the next step after the cursor (or the last before it) that
     /// `pick` picks, replaying further as it needs; with `wrap`, on from
     /// the other end of the run. Stays when there is none.

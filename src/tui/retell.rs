@@ -6,7 +6,7 @@ use super::app::{App, Notice};
 use crate::dialect::Dialect;
 use crate::engine::Config;
 
-impl App<'_> {
+impl App {
     /// Tells the run in the next API that has a word for each of its stops
     /// (Chat Completions has no `pause_turn`), keeping the step; the APIs
     /// passed over are noticed, each with the stop it has no word for.

@@ -14,7 +14,7 @@ use loopstep::tui::{Action, App, Mode, ScriptedEvents, Settings, run_app, update
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-fn aurora() -> App<'static> {
+fn aurora() -> App {
     app_in(Lang::En, "aurora-run")
 }
 

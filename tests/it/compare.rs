@@ -25,7 +25,7 @@ fn budget(lang: Lang, max_turns: Option<u32>) -> Settings {
 }
 
 /// aurora-run at its own budget of 10 on the left, at 2 on the right.
-fn aurora_ten_against_two(lang: Lang) -> Compare<'static> {
+fn aurora_ten_against_two(lang: Lang) -> Compare {
     let index = BUILTIN_NAMES
         .iter()
         .position(|n| *n == "aurora-run")

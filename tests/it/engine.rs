@@ -391,9 +391,14 @@ fn the_scripted_model_rejects_a_request_that_breaks_the_api_rules() {
     let replies = [reply("same"), reply("same")];
     let t = search_run(vec![says("unused", "end_turn")], 10);
     let words = Box::new(Say::new(Lang::En, Dialect::AnthropicMessages));
-    let tools = ReplayTools::new(&t.tools, &t.environment, &t.results, words);
+    let source = loopstep::engine::ToolsOf {
+        definitions: &t.tools,
+        environment: &t.environment,
+        recorded: &t.results,
+    };
+    let tools = ReplayTools::new(source, words);
     let trace = Run::new(
-        ScriptedModel::new(&replies, Dialect::AnthropicMessages),
+        ScriptedModel::new(&replies[..], Dialect::AnthropicMessages),
         tools,
         Conversation::new(Default::default(), Message::user_text("q")),
         t.default_config(),

@@ -97,7 +97,7 @@ impl Cast {
 }
 
 /// The screen opened on aurora-run as `export` opens it.
-fn aurora(lang: Lang, max_turns: Option<u32>) -> App<'static> {
+fn aurora(lang: Lang, max_turns: Option<u32>) -> App {
     let settings = Settings {
         lang,
         max_turns: max_turns.and_then(NonZeroU32::new),

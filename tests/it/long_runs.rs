@@ -12,7 +12,7 @@ use loopstep::narrate::Lang;
 use loopstep::transcript::{BUILTIN_NAMES, Localized, import};
 use loopstep::tui::{Action, App, Settings, update};
 
-fn always_search(max_turns: u32) -> App<'static> {
+fn always_search(max_turns: u32) -> App {
     let index = BUILTIN_NAMES
         .iter()
         .position(|n| *n == "always-search")

@@ -30,7 +30,7 @@ fn configs(t: &Transcript) -> Vec<Config> {
     configs
 }
 
-fn to_the_end<'a>(replay: &'a mut LazyReplay<'_>) -> TraceView<'a> {
+fn to_the_end(replay: &mut LazyReplay) -> TraceView<'_> {
     while replay.advance() {}
     replay.view()
 }
@@ -54,7 +54,7 @@ fn budgets(t: &Transcript, config: Config) -> std::ops::RangeInclusive<u32> {
 #[test]
 fn under_every_budget_the_lazy_replay_is_the_fresh_one() {
     for name in BUILTIN_NAMES {
-        let t = builtin(name).unwrap().unwrap();
+        let t = std::sync::Arc::new(builtin(name).unwrap().unwrap());
         for base in configs(&t) {
             for n in budgets(&t, base) {
                 let config = Config {
@@ -72,7 +72,7 @@ fn under_every_budget_the_lazy_replay_is_the_fresh_one() {
 #[test]
 fn a_budget_changed_down_then_up_cuts_and_continues_the_same_replay() {
     for name in BUILTIN_NAMES {
-        let t = builtin(name).unwrap().unwrap();
+        let t = std::sync::Arc::new(builtin(name).unwrap().unwrap());
         for base in configs(&t) {
             let range = budgets(&t, base);
             let (low, high) = (*range.start(), *range.end());
@@ -102,7 +102,7 @@ fn a_budget_changed_down_then_up_cuts_and_continues_the_same_replay() {
 
 #[test]
 fn a_budget_raised_before_the_end_is_reached_replays_no_further_than_asked() {
-    let t = builtin("always-search").unwrap().unwrap();
+    let t = std::sync::Arc::new(builtin("always-search").unwrap().unwrap());
     let config = Config {
         max_turns: turns(100_000),
         ..t.default_config()
@@ -125,7 +125,7 @@ fn a_budget_raised_before_the_end_is_reached_replays_no_further_than_asked() {
 
 #[test]
 fn the_characters_of_each_prefix_are_counted_as_the_replay_grows() {
-    let t = builtin("aurora-run").unwrap().unwrap();
+    let t = std::sync::Arc::new(builtin("aurora-run").unwrap().unwrap());
     let mut lazy = t.replay_lazily(t.default_config(), Lang::En);
     let view = to_the_end(&mut lazy);
     let counted: Vec<usize> = (0..=view.messages.len())
@@ -140,7 +140,7 @@ fn the_characters_of_each_prefix_are_counted_as_the_replay_grows() {
 #[test]
 fn the_steps_that_go_wrong_are_counted_under_every_budget() {
     for name in BUILTIN_NAMES {
-        let t = builtin(name).unwrap().unwrap();
+        let t = std::sync::Arc::new(builtin(name).unwrap().unwrap());
         for config in configs(&t) {
             // One replay whose budget goes down then up, as `-` and `+` move it.
             let mut lazy = t.replay_lazily(config, Lang::En);

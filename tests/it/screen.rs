@@ -19,7 +19,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::widgets::Widget;
 
-fn app_on(run: &str) -> App<'static> {
+fn app_on(run: &str) -> App {
     app_in(Lang::En, run)
 }
 

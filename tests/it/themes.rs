@@ -34,7 +34,7 @@ fn contrast(a: Color, b: Color) -> f64 {
     (a.max(b) + 0.05) / (a.min(b) + 0.05)
 }
 
-fn app(run: &str, theme: Theme) -> App<'static> {
+fn app(run: &str, theme: Theme) -> App {
     let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
     App::new(
         builtins(),

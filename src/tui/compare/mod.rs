@@ -40,9 +40,9 @@ pub enum Parting {
     Nowhere,
 }
 
-pub struct Compare<'a> {
-    left: App<'a>,
-    right: App<'a>,
+pub struct Compare {
+    left: App,
+    right: App,
     parting: Parting,
     pub look: Look,
     pub show_help: bool,
@@ -56,9 +56,9 @@ const CHUNK: usize = 256;
 /// is answered within a frame or two.
 const SLICE: Duration = Duration::from_millis(30);
 
-impl<'a> Compare<'a> {
+impl Compare {
     /// Opens `runs[index]` with its settings on each side.
-    pub fn new(runs: &'a [Localized], [left, right]: [(usize, Settings); 2]) -> Self {
+    pub fn new(runs: &[Localized], [left, right]: [(usize, Settings); 2]) -> Self {
         let mut compare = Compare {
             left: App::new(runs, left.0, left.1),
             right: App::new(runs, right.0, right.1),
@@ -74,7 +74,7 @@ impl<'a> Compare<'a> {
         compare
     }
 
-    pub fn side(&self, side: Side) -> &App<'a> {
+    pub fn side(&self, side: Side) -> &App {
         match side {
             Side::Left => &self.left,
             Side::Right => &self.right,

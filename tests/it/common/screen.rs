@@ -25,7 +25,7 @@ pub fn same_in_both(runs: Vec<Transcript>) -> Vec<Localized> {
 }
 
 /// The screen opened on a built-in run, in `lang`.
-pub fn app_in(lang: Lang, run: &str) -> App<'static> {
+pub fn app_in(lang: Lang, run: &str) -> App {
     app_with(
         run,
         Settings {
@@ -36,7 +36,7 @@ pub fn app_in(lang: Lang, run: &str) -> App<'static> {
 }
 
 /// The built-in run `run` on the screen with `settings`.
-pub fn app_with(run: &str, settings: Settings) -> App<'static> {
+pub fn app_with(run: &str, settings: Settings) -> App {
     let index = BUILTIN_NAMES.iter().position(|n| *n == run).unwrap();
     App::new(builtins(), index, settings)
 }
