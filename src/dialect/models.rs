@@ -38,8 +38,26 @@ const WINDOWS: &[(&str, u64)] = &[
     // came to stand for this model: a recording's date would decide, so
     // they claim nothing.
     ("deepseek-v4-flash", 1_000_000),
-    // No maker's page for GPT-4o, GPT-4.1, GPT-5 and its codex models,
-    // Claude 3 or Claude Opus 4.1 was found to read: none is claimed.
+    // OpenAI's model pages, read 2026-12-06 from stored copies of them:
+    // https://developers.openai.com/api/docs/models/gpt-4o and …/gpt-4o-mini
+    // "128,000 context window" (the snapshots gpt-4o-2024-08-06 and
+    // gpt-4o-mini-2024-07-18 are their defaults); …/gpt-5.5 "1,050,000
+    // context window".
+    ("gpt-4o", 128_000),
+    ("gpt-4o-mini", 128_000),
+    ("gpt-5.5", 1_050_000),
+    // Anthropic's models overview, read 2026-12-06 from stored copies:
+    // https://platform.claude.com/docs/en/about-claude/models/overview,
+    // legacy models, Claude Opus 4.1 and Claude Sonnet 4 "200k tokens"; its
+    // earlier version at https://docs.anthropic.com/en/docs/about-claude/models/overview,
+    // claude-3-5-sonnet-20241022 and claude-3-opus-20240229 "200K".
+    ("claude-opus-4-1", 200_000),
+    ("claude-sonnet-4-0", 200_000),
+    ("claude-sonnet-4-20250514", 200_000),
+    ("claude-3-5-sonnet", 200_000),
+    ("claude-3-opus", 200_000),
+    // No maker's page for GPT-5 or its codex models was found to read:
+    // none is claimed.
 ];
 
 /// The context window of `model`, in tokens, if the table knows it.
@@ -66,7 +84,12 @@ mod tests {
             Some(1_048_576)
         );
         assert_eq!(context_window("gemini-3-pro-preview"), Some(1_048_576));
-        assert_eq!(context_window("gpt-4o"), None);
+        assert_eq!(context_window("gpt-4o-2024-08-06"), Some(128_000));
+        assert_eq!(context_window("gpt-4o-mini-2024-07-18"), Some(128_000));
+        assert_eq!(context_window("claude-sonnet-4-20250514"), Some(200_000));
+        assert_eq!(context_window("claude-3-opus-20240229"), Some(200_000));
+        assert_eq!(context_window("gpt-5"), None);
+        assert_eq!(context_window("gpt-5.1-codex"), None);
         assert_eq!(context_window("claude-opus"), None);
     }
 }
