@@ -1,4 +1,6 @@
-//! The screen's state; [`update`](super::update) is the only place it changes.
+//! The run screen's state. It changes only as the event loop tells it
+//! ([`Screen::update`](super::runtime::Screen::update) in `run_screen.rs`),
+//! which hands every key, tick and frame to [`update`](super::update).
 //!
 //! The screen moves a cursor over a replay that is computed only as far as
 //! the screen looks: a run of ten thousand turns opens at once. Changing
@@ -195,6 +197,12 @@ impl App {
     /// The screen opened on runs from `opened`, for the command `y` gives.
     pub fn opened_from(mut self, opened: Opened) -> Self {
         self.opened = Some(opened);
+        self
+    }
+
+    /// The screen pricing calls with `prices`, when a price list was given.
+    pub fn with_prices(mut self, prices: Option<Prices>) -> Self {
+        self.prices = prices;
         self
     }
 

@@ -6,20 +6,76 @@
 use std::io::{self, IsTerminal};
 use std::num::NonZeroU32;
 
-use anyhow::{Context, bail};
-use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use anyhow::bail;
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::extents::Extents;
+use super::keymap::{Binding, CTRL_C, ch, key, look_up, one, pair, words};
+use super::runtime::{Effect, Msg, Screen, run_screen};
 use super::theme::{self, Look};
-use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
+use super::{App, Settings, TakenTerminal, TerminalEvents};
 use crate::dialect::Dialect;
-use crate::narrate::{Say, Trouble};
+use crate::narrate::{Say, Tr, Trouble};
 use crate::sweep::{Curve, Ending, RunEnd};
 use crate::text::{one_line, sanitize};
 use crate::transcript::{Localized, Opening};
+
+/// Everything the curve screen can be asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveAction {
+    Down,
+    Up,
+    /// On a budget, the runs it cuts; on one of them, that run.
+    Open,
+    /// Back to the budgets.
+    Back,
+    /// Esc: back to the budgets, or quit from them.
+    Leave,
+    Quit,
+}
+
+/// The curve screen's keys, in the shape of the other screens' tables.
+pub const BINDINGS: &[Binding<CurveAction>] = &[
+    pair(
+        &[key(KeyCode::Down), ch('j')],
+        CurveAction::Down,
+        &[key(KeyCode::Up), ch('k')],
+        CurveAction::Up,
+        Tr {
+            en: "next / previous row",
+            zh: "下一行 / 上一行",
+        },
+    ),
+    one(
+        &[key(KeyCode::Enter), key(KeyCode::Right)],
+        CurveAction::Open,
+        Tr {
+            en: "the runs a budget cuts; on a run, open it under that budget",
+            zh: "某个预算截断的运行；在一条运行上：按这个预算打开它",
+        },
+    ),
+    one(
+        &[key(KeyCode::Backspace), key(KeyCode::Left)],
+        CurveAction::Back,
+        Tr {
+            en: "back to the budgets",
+            zh: "回到预算列表",
+        },
+    ),
+    one(
+        &[key(KeyCode::Esc)],
+        CurveAction::Leave,
+        Tr {
+            en: "back to the budgets, or quit from them",
+            zh: "回到预算列表；已在列表时退出",
+        },
+    ),
+    one(&[ch('q'), CTRL_C], CurveAction::Quit, words::QUIT),
+];
 
 /// What the curve screen shows, and where its cursor is.
 pub struct CurveView<'a> {
@@ -55,33 +111,26 @@ impl<'a> CurveView<'a> {
 
     /// A key: moves, opens a list, or names a run to open.
     pub fn key(&mut self, key: KeyEvent) -> Option<Open> {
-        if key.kind == KeyEventKind::Release {
-            return None;
-        }
-        let down = matches!(key.code, KeyCode::Down | KeyCode::Char('j'));
-        let up = matches!(key.code, KeyCode::Up | KeyCode::Char('k'));
-        // Ctrl-C quits here as on every screen.
-        let interrupt =
-            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-        match (&mut self.cut, key.code) {
-            _ if interrupt => self.quit = true,
-            (_, KeyCode::Char('q')) => self.quit = true,
-            (None, KeyCode::Esc) => self.quit = true,
-            (Some(_), KeyCode::Esc | KeyCode::Backspace | KeyCode::Left) => self.cut = None,
-            (None, _) if down => {
+        use CurveAction as A;
+        let action = look_up(BINDINGS, key)?;
+        match (&mut self.cut, action) {
+            (_, A::Quit) | (None, A::Leave) => self.quit = true,
+            (Some(_), A::Leave | A::Back) => self.cut = None,
+            (None, A::Back) => {}
+            (None, A::Down) => {
                 self.row = (self.row + 1).min(self.curve.points.len().saturating_sub(1))
             }
-            (None, _) if up => self.row = self.row.saturating_sub(1),
-            (None, KeyCode::Enter | KeyCode::Right) => {
+            (None, A::Up) => self.row = self.row.saturating_sub(1),
+            (None, A::Open) => {
                 let budget = self.curve.points.get(self.row)?.max_turns;
                 let cut = (0..self.runs.len())
                     .filter(|&k| self.runs[k].under(budget) == Ending::Never)
                     .collect();
                 self.cut = Some((self.row, cut, 0));
             }
-            (Some((_, runs, at)), _) if down => *at = (*at + 1).min(runs.len().saturating_sub(1)),
-            (Some((_, _, at)), _) if up => *at = at.saturating_sub(1),
-            (Some((row, runs, at)), KeyCode::Enter | KeyCode::Right) => {
+            (Some((_, runs, at)), A::Down) => *at = (*at + 1).min(runs.len().saturating_sub(1)),
+            (Some((_, _, at)), A::Up) => *at = at.saturating_sub(1),
+            (Some((row, runs, at)), A::Open) => {
                 let run = &self.runs[*runs.get(*at)?];
                 return Some(Open {
                     file: run.file.clone(),
@@ -89,7 +138,6 @@ impl<'a> CurveView<'a> {
                     max_turns: self.curve.points[*row].max_turns,
                 });
             }
-            _ => {}
         }
         None
     }
@@ -169,8 +217,70 @@ impl<'a> CurveView<'a> {
     }
 }
 
-/// The curve screen, until the user quits; a run opened from it shows on
-/// the run screen, and Esc or q there comes back.
+/// The curve as a screen: a run named on it opens over it, on the run
+/// screen under that budget; Esc or q there comes back.
+pub struct CurveScreen<'a> {
+    pub view: CurveView<'a>,
+    settings: Settings,
+    max_size: u64,
+    look: Look,
+}
+
+impl Screen for CurveScreen<'_> {
+    fn draw(&self, frame: &mut Frame) -> Option<Extents> {
+        self.view.draw(frame);
+        self.look.apply(frame.buffer_mut());
+        None
+    }
+
+    fn update(&mut self, msg: Msg) -> Effect {
+        let Msg::Term(TermEvent::Key(key)) = msg else {
+            return Effect::Stay;
+        };
+        let open = self.view.key(key);
+        if self.view.quit {
+            return Effect::Quit;
+        }
+        open.and_then(|open| self.app_on(&open))
+            .map_or(Effect::Stay, |app| Effect::Open(Box::new(app)))
+    }
+}
+
+impl<'a> CurveScreen<'a> {
+    /// The curve of `runs` on a screen with `settings`; a run opened from
+    /// it is read again, refused past `max_size`.
+    pub fn new(curve: &'a Curve, runs: &'a [RunEnd], settings: Settings, max_size: u64) -> Self {
+        CurveScreen {
+            view: CurveView::new(curve, runs, Say::new(settings.lang, Dialect::default())),
+            settings,
+            max_size,
+            look: Look {
+                theme: settings.theme,
+                monochrome: settings.monochrome,
+            },
+        }
+    }
+
+    /// The run screen on the run `open` names, under its budget; none when
+    /// its file no longer reads as it did.
+    fn app_on(&self, open: &Open) -> Option<App> {
+        let opening = Opening {
+            max_size: self.max_size,
+            ..Opening::default()
+        };
+        let opened = Localized::open(&open.file, &opening).ok()?;
+        let index = opened
+            .iter()
+            .position(|r| r.get(self.settings.lang).id == open.run)?;
+        let settings = Settings {
+            max_turns: NonZeroU32::new(open.max_turns),
+            ..self.settings
+        };
+        Some(App::new(&opened, index, settings))
+    }
+}
+
+/// The curve screen, until the user quits.
 pub fn play_curve(
     curve: &Curve,
     runs: &[RunEnd],
@@ -183,47 +293,16 @@ pub fn play_curve(
         });
     }
     let mut taken = TakenTerminal::take(settings.mouse)?;
-    let say = Say::new(settings.lang, Dialect::default());
-    let look = Look {
-        theme: settings.theme,
-        monochrome: settings.monochrome,
-    };
-    let mut view = CurveView::new(curve, runs, say);
-    let mut events = TerminalEvents;
-    while !view.quit {
-        taken
-            .terminal
-            .draw(|frame| {
-                view.draw(frame);
-                look.apply(frame.buffer_mut());
-            })
-            .context(Trouble::WriteTerminal)?;
-        let Some(TermEvent::Key(key)) = events.next_event().context(Trouble::ReadTerminal)? else {
-            continue;
-        };
-        let Some(open) = view.key(key) else {
-            continue;
-        };
-        // A file that no longer reads as it did is passed over.
-        let opening = Opening {
-            max_size,
-            ..Opening::default()
-        };
-        let Ok(opened) = Localized::open(&open.file, &opening) else {
-            continue;
-        };
-        let Some(index) = opened
-            .iter()
-            .position(|r| r.get(settings.lang).id == open.run)
-        else {
-            continue;
-        };
-        let settings = Settings {
-            max_turns: NonZeroU32::new(open.max_turns),
-            ..settings
-        };
-        let mut app = App::new(&opened, index, settings);
-        run_app(&mut taken.terminal, &mut app, &mut events)?;
+    let mut screen = CurveScreen::new(curve, runs, settings, max_size);
+    run_screen(&mut taken.terminal, &mut screen, &mut TerminalEvents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_binding_has_help_and_no_key_is_bound_twice() {
+        crate::tui::keymap::check_table(BINDINGS);
     }
-    Ok(())
 }

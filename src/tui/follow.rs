@@ -12,6 +12,7 @@ use anyhow::bail;
 use crossterm::event::Event as TermEvent;
 
 use super::loading::{Typed, wait_for_load};
+use super::runtime::Msg;
 use super::theme::Look;
 use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
@@ -73,20 +74,7 @@ pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> 
             was_recording: true,
         },
     };
-    // Each version replaces the one before: the screen holds the newest only.
-    loop {
-        run_app(&mut taken.terminal, &mut app, &mut events)?;
-        if app.should_quit() || !events.then.grew {
-            return Ok(());
-        }
-        events.then.grew = false;
-        events.then.size = size_of(path);
-        if let Some(runs) = read(path) {
-            app.take_all_runs(&runs);
-        }
-        // The title says so while more may come.
-        app.loading = recording();
-    }
+    run_app(&mut taken.terminal, &mut app, &mut events)
 }
 
 /// The recording's runs, once it has one whole.
@@ -99,12 +87,13 @@ fn size_of(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
-/// The terminal's events, ended (so that the screen returns) when the
-/// recording has grown.
+/// The terminal's events, and the recording's runs as a message each time
+/// it has grown: the screen takes each version in place of the one before.
 struct Growing<'p> {
     events: TerminalEvents,
     path: &'p Path,
     size: u64,
+    /// It grew since the screen last took it: kept until it is taken.
     grew: bool,
     recording: &'p dyn Fn() -> bool,
     was_recording: bool,
@@ -114,7 +103,7 @@ impl Growing<'_> {
     /// Whether the recording grew, or stopped growing for good (which the
     /// title then says), since the screen last took it.
     fn grown(&mut self) -> bool {
-        if !self.grew && !self.path.as_os_str().is_empty() {
+        if !self.grew {
             let stopped = self.was_recording && !(self.recording)();
             self.was_recording &= !stopped;
             self.grew = stopped || size_of(self.path) > self.size;
@@ -136,5 +125,21 @@ impl EventSource for Growing<'_> {
 
     fn copy(&mut self, text: &str) -> io::Result<()> {
         self.events.copy(text)
+    }
+
+    /// The next event, or the recording as it is now, once it grew (a
+    /// version that does not read whole yet is waited past).
+    fn next_msg(&mut self) -> io::Result<Option<Msg>> {
+        loop {
+            if let Some(event) = self.next_event()? {
+                return Ok(Some(Msg::Term(event)));
+            }
+            self.grew = false;
+            self.size = size_of(self.path);
+            if let Some(runs) = read(self.path) {
+                let more = (self.recording)();
+                return Ok(Some(Msg::Runs { runs, more }));
+            }
+        }
     }
 }

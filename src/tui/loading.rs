@@ -6,15 +6,16 @@ use std::collections::VecDeque;
 use std::io;
 use std::time::Duration;
 
-use anyhow::Context;
 use crossterm::event::Event as TermEvent;
-use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::{Frame, Terminal};
 
+use super::extents::Extents;
 use super::keymap::{Action, action_for};
+use super::runtime::{Effect, Msg, Screen, Ticking, run_screen};
 use super::theme::Look;
 use super::{EventSource, view};
-use crate::narrate::{Say, Trouble};
+use crate::narrate::Say;
 use crate::transcript::Progress;
 
 /// How often the gauge is redrawn while nothing is typed.
@@ -33,23 +34,59 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
-    let mut typed = VecDeque::new();
-    while !loaded() {
-        terminal.draw(|frame| view::loading(frame, (say, look), what, progress.stage()))?;
-        if !events.poll(REDRAW).context(Trouble::ReadTerminal)? {
-            continue;
-        }
-        let Some(event) = events.next_event().context(Trouble::ReadTerminal)? else {
-            break;
-        };
-        if let TermEvent::Key(key) = event
-            && matches!(action_for(key), Some(Action::Quit | Action::Back))
-        {
-            return Ok(None);
-        }
-        typed.push_back(event);
+    if loaded() {
+        return Ok(Some(VecDeque::new()));
     }
-    Ok(Some(typed))
+    let mut gauge = Gauge {
+        progress,
+        words: (say, look, what),
+        loaded,
+        typed: VecDeque::new(),
+        quit: false,
+    };
+    run_screen(terminal, &mut gauge, events)?;
+    Ok((!gauge.quit).then_some(gauge.typed))
+}
+
+/// The load's gauge as a screen: it looks whether the load is done at
+/// every redraw and every key, and keeps the keys for the screen to come.
+struct Gauge<'p, F> {
+    progress: &'p Progress,
+    words: (Say, Look, &'p str),
+    loaded: F,
+    typed: VecDeque<TermEvent>,
+    quit: bool,
+}
+
+impl<F: Fn() -> bool> Screen for Gauge<'_, F> {
+    fn draw(&self, frame: &mut Frame) -> Option<Extents> {
+        let (say, look, what) = self.words;
+        view::loading(frame, (say, look), what, self.progress.stage());
+        None
+    }
+
+    fn update(&mut self, msg: Msg) -> Effect {
+        if let Msg::Term(event) = msg {
+            if let TermEvent::Key(key) = event
+                && matches!(action_for(key), Some(Action::Quit | Action::Back))
+            {
+                self.quit = true;
+                return Effect::Quit;
+            }
+            self.typed.push_back(event);
+        }
+        match (self.loaded)() {
+            true => Effect::Quit,
+            false => Effect::Stay,
+        }
+    }
+
+    fn ticking(&self) -> Option<Ticking> {
+        Some(Ticking {
+            every: REDRAW,
+            at: (0, ""),
+        })
+    }
 }
 
 /// Keys typed during the load, played first, then the terminal's. Like a
@@ -76,6 +113,13 @@ impl<S: EventSource> EventSource for Typed<S> {
             self.then.poll(timeout)
         } else {
             Ok(false)
+        }
+    }
+
+    fn next_msg(&mut self) -> io::Result<Option<Msg>> {
+        match self.keys.pop_front() {
+            Some(event) => Ok(Some(Msg::Term(event))),
+            None => self.then.next_msg(),
         }
     }
 }

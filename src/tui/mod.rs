@@ -15,6 +15,8 @@ pub mod link;
 pub mod loading;
 pub mod quiz;
 mod retell;
+mod run_screen;
+pub mod runtime;
 pub mod search;
 mod settings;
 mod start;
@@ -38,6 +40,7 @@ pub use app::{App, Mode};
 pub use follow::follow;
 pub use keymap::{Action, action_for, action_for_mouse};
 pub use loading::{Typed, wait_for_load};
+pub use runtime::{Effect, Msg, Screen, run_screen};
 pub use settings::Settings;
 pub use start::play;
 pub use update::update;
@@ -55,6 +58,12 @@ pub trait EventSource {
     /// Puts `text` on the clipboard, where there is one to put it on.
     fn copy(&mut self, _text: &str) -> io::Result<()> {
         Ok(())
+    }
+
+    /// The next message for the screen: the next event, or news a source
+    /// watches for beside the terminal (runs that came).
+    fn next_msg(&mut self) -> io::Result<Option<Msg>> {
+        Ok(self.next_event()?.map(Msg::Term))
     }
 }
 
@@ -141,7 +150,7 @@ impl<I: Iterator<Item = TermEvent>> EventSource for ScriptedEvents<I> {
     }
 }
 
-/// Draws, waits for an event, updates; until quit or the events run out.
+/// The run screen, until it quits or the events run out.
 pub fn run_app<B>(
     terminal: &mut Terminal<B>,
     app: &mut App,
@@ -151,63 +160,7 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
-    // When the next autoplay tick is due, and for which step and speed: an
-    // event that changes neither (a key that does nothing) leaves it be.
-    let mut tick: Option<(Instant, (usize, &str))> = None;
-    loop {
-        let mut extents = view::Extents::default();
-        terminal.draw(|frame| extents = view::draw(frame, app))?;
-        update(app, Action::Drawn(extents));
-        // Work between frames goes a slice at a time, each slice drawn,
-        // until it is done or a key calls it off.
-        if app.working() && !events.poll(Duration::ZERO).context(Trouble::ReadTerminal)? {
-            app.work();
-            continue;
-        }
-        // Playing by itself: a tick when no key comes by the time it is due.
-        match app.autoplay_interval() {
-            Some(interval) => {
-                let now = Instant::now();
-                let playing = (app.cursor(), app.speed());
-                let due = match tick {
-                    Some((due, at)) if at == playing => due,
-                    _ => now + interval,
-                };
-                tick = Some((due, playing));
-                if !events
-                    .poll(due.saturating_duration_since(now))
-                    .context(Trouble::ReadTerminal)?
-                {
-                    update(app, Action::Tick);
-                    continue;
-                }
-            }
-            None => tick = None,
-        }
-        // Every event, a resize included, is followed by a redraw at the top.
-        let Some(event) = events.next_event().context(Trouble::ReadTerminal)? else {
-            return Ok(());
-        };
-        if let TermEvent::Resize(..) = event {
-            draw_whole(terminal)?;
-        }
-        let action = match event {
-            TermEvent::Key(key) if app.in_prompt() => keymap::typed(key),
-            TermEvent::Key(key) => action_for(key),
-            TermEvent::Resize(width, height) => Some(Action::Resize(width, height)),
-            TermEvent::Mouse(mouse) => action_for_mouse(mouse),
-            _ => None,
-        };
-        if let Some(action) = action {
-            update(app, action);
-        }
-        if let Some(text) = app.to_copy.take() {
-            events.copy(&text).context(Trouble::WriteTerminal)?;
-        }
-        if app.should_quit {
-            return Ok(());
-        }
-    }
+    run_screen(terminal, app, events)
 }
 
 /// The terminal, taken over: raw mode, the alternate screen and, when

@@ -7,7 +7,7 @@
 //! are loading, and takes all of them in place, on the same step, once
 //! they are in.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -18,6 +18,7 @@ use crossterm::event::Event as TermEvent;
 
 use super::link::Opened;
 use super::loading::{Typed, wait_for_load};
+use super::runtime::Msg;
 use super::theme::Look;
 use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
@@ -110,41 +111,35 @@ fn show<E>(
         Loaded::All(Ok(runs)) => (runs, None),
         Loaded::All(Err(failed)) => return Ok(Err(failed)),
     };
-    // Both lists outlive the screen that borrows them.
-    let all = OnceCell::new();
     let (runs, index) = &early;
-    let mut app = App::new(runs, *index, settings).opened_from(Opened {
-        what: what.to_owned(),
-        first: *index,
-        redacted: settings.redacted,
-    });
-    app.prices = prices;
-    app.loading = rest.is_some();
-    let Some(loads) = rest else {
-        let mut events = Typed {
-            keys,
-            then: TerminalEvents,
-        };
-        return run_app(&mut taken.terminal, &mut app, &mut events).map(Ok);
-    };
+    let mut app = App::new(runs, *index, settings)
+        .opened_from(Opened {
+            what: what.to_owned(),
+            first: *index,
+            redacted: settings.redacted,
+        })
+        .with_prices(prices);
+    if rest.is_some() {
+        app = app.more_loading();
+    }
     let mut events = Typed {
         keys,
         then: Watching {
             events: TerminalEvents,
-            loads: Some(loads),
+            loads: rest,
             arrived: None,
+            failed: None,
         },
     };
     run_app(&mut taken.terminal, &mut app, &mut events)?;
-    // From here on the terminal's events pass straight through.
-    events.then.loads = None;
-    match events.then.arrived.take() {
-        Some(Ok((runs, _))) => app.take_all_runs(all.get_or_init(|| runs)),
-        Some(Err(failed)) => return Ok(Err(failed)),
-        // Quit before the rest came.
-        None => quit_while_loading(taken),
+    if let Some(failed) = events.then.failed.take() {
+        return Ok(Err(failed));
     }
-    run_app(&mut taken.terminal, &mut app, &mut events).map(Ok)
+    // Quit before the rest came.
+    if events.then.loads.is_some() {
+        quit_while_loading(taken)
+    }
+    Ok(Ok(()))
 }
 
 /// Quit while the load goes on: the terminal given back, and the load
@@ -158,13 +153,14 @@ fn quit_while_loading(taken: TakenTerminal) -> ! {
 /// a key.
 const WATCH: Duration = Duration::from_millis(50);
 
-/// The terminal's events, ended (so that the screen returns) once the
-/// rest of the runs has come; once they are taken (`loads` gone), passed
-/// on as they are.
+/// The terminal's events, and the rest of the runs as a message once they
+/// have come; once they are taken (`loads` gone), the events pass on as
+/// they are. A load that failed ends the events, its error kept.
 struct Watching<E> {
     events: TerminalEvents,
     loads: Option<Receiver<Loaded<E>>>,
     arrived: Option<Result<Runs, E>>,
+    failed: Option<E>,
 }
 
 impl<E> Watching<E> {
@@ -201,5 +197,27 @@ impl<E> EventSource for Watching<E> {
 
     fn copy(&mut self, text: &str) -> io::Result<()> {
         self.events.copy(text)
+    }
+
+    /// The rest of the runs, once they came; else the next event.
+    fn next_msg(&mut self) -> io::Result<Option<Msg>> {
+        if self.loads.is_some()
+            && !self.arrived()
+            && let Some(event) = self.next_event()?
+        {
+            return Ok(Some(Msg::Term(event)));
+        }
+        match self.arrived.take() {
+            Some(Ok((runs, _))) => {
+                self.loads = None;
+                Ok(Some(Msg::Runs { runs, more: false }))
+            }
+            Some(Err(failed)) => {
+                self.loads = None;
+                self.failed = Some(failed);
+                Ok(None)
+            }
+            None => Ok(self.next_event()?.map(Msg::Term)),
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! `update`, the only place the screen's state changes: a key's action,
-//! taken by whatever has the keys (the run, the help, a prompt), or a tick
-//! of the autoplay, or a frame drawn.
+//! `update`, the only place the run screen's state changes: a key's
+//! action, taken by whatever has the keys (the run, the help, a prompt),
+//! or a tick of the autoplay, or a frame drawn.
 
 use std::num::NonZeroU32;
 

@@ -365,6 +365,52 @@ fn the_curve_screen_lists_the_runs_a_budget_cuts_and_opens_one_under_it() {
         view.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
         assert!(view.quit);
     }
+    // Through the event loop every screen shares: Enter on budget 2 lists
+    // its cuts, Enter opens aurora-run over the curve under that budget,
+    // q closes it and shows the curve again, Ctrl-C quits.
+    use loopstep::tui::curve::CurveScreen;
+    use loopstep::tui::{ScriptedEvents, Settings, run_screen};
+    let mut screen = CurveScreen::new(&curve, &runs, Settings::default(), u64::MAX);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let events = ["Down", "Enter", "Enter", "End", "q", "Ctrl-C"];
+    let mut events = ScriptedEvents(events.iter().map(|k| common::screen::key(k)));
+    run_screen(&mut terminal, &mut screen, &mut events).unwrap();
+    let last = terminal.backend().to_string();
+    assert!(screen.view.quit, "Ctrl-C quits the curve");
+    assert!(last.contains("max_turns"), "the curve shows again: {last}");
+    assert!(
+        !last.contains("outcome:"),
+        "the run screen is closed: {last}"
+    );
+}
+
+#[test]
+fn a_run_opened_from_the_curve_runs_under_the_budget_it_was_opened_at() {
+    use loopstep::sweep::{Curve, Range};
+    use loopstep::tui::curve::CurveScreen;
+    use loopstep::tui::{ScriptedEvents, Settings, run_screen};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let file = Path::new("transcripts").join("aurora-run.json");
+    let source = loopstep::transcript::open(file.to_str().unwrap(), None).unwrap();
+    let run = &source.runs[0];
+    let runs = [RunEnd::of(
+        file.to_str().unwrap(),
+        run,
+        run.default_config(),
+        run.max_turns,
+    )];
+    let curve = Curve::of(&runs, Range { from: 1, to: 3 });
+    let mut screen = CurveScreen::new(&curve, &runs, Settings::default(), u64::MAX);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    // Budget 2, its one cut, open it, to its end: the events run out with
+    // the run screen on top.
+    let events = ["Down", "Enter", "Enter", "End"];
+    let mut events = ScriptedEvents(events.iter().map(|k| common::screen::key(k)));
+    run_screen(&mut terminal, &mut screen, &mut events).unwrap();
+    let end = terminal.backend().to_string();
+    assert!(end.contains("max_turns 2"), "{end}");
+    assert!(end.contains("None"), "{end}");
 }
 
 #[test]

@@ -11,15 +11,16 @@ mod keys;
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use crossterm::event::Event as TermEvent;
-use ratatui::Terminal;
 use ratatui::backend::Backend;
+use ratatui::{Frame, Terminal};
 
 pub use keys::{BINDINGS, CompareAction, action_for};
 
 use super::app::App;
+use super::extents::Extents;
 use super::keymap::Action;
+use super::runtime::{Effect, Msg, Screen, run_screen};
 use super::settings::Settings;
 use super::theme::Look;
 use super::update::update;
@@ -180,8 +181,8 @@ impl Compare {
         }
     }
 
-    /// The one place the compare screen changes.
-    pub fn update(&mut self, action: CompareAction) {
+    /// What a key asks of the compare screen: its one way to change.
+    fn act(&mut self, action: CompareAction) {
         use CompareAction as A;
         if self.show_help {
             // The help is modal: it closes on its own keys, and quitting still works.
@@ -217,7 +218,34 @@ impl Compare {
     }
 }
 
-/// Draws, waits for a key, updates; until quit or the events run out.
+impl Screen for Compare {
+    fn draw(&self, frame: &mut Frame) -> Option<Extents> {
+        view::draw_compare(frame, self);
+        None
+    }
+
+    fn update(&mut self, msg: Msg) -> Effect {
+        match msg {
+            Msg::Term(TermEvent::Key(key)) => {
+                if let Some(action) = action_for(key) {
+                    self.act(action);
+                }
+            }
+            Msg::Work => self.work(),
+            _ => {}
+        }
+        match self.should_quit {
+            true => Effect::Quit,
+            false => Effect::Stay,
+        }
+    }
+
+    fn working(&self) -> bool {
+        Compare::working(self)
+    }
+}
+
+/// The compare screen, until it quits or the events run out.
 pub fn run_compare<B>(
     terminal: &mut Terminal<B>,
     compare: &mut Compare,
@@ -227,31 +255,7 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
 {
-    loop {
-        terminal.draw(|frame| view::draw_compare(frame, compare))?;
-        let read = "could not read from the terminal";
-        // Work between frames goes a slice at a time, each slice drawn,
-        // until it is done or a key comes.
-        if compare.working() && !events.poll(Duration::ZERO).context(read)? {
-            compare.work();
-            continue;
-        }
-        // Every event, a resize included, is followed by a redraw at the top.
-        let Some(event) = events.next_event().context(read)? else {
-            return Ok(());
-        };
-        if let TermEvent::Resize(..) = event {
-            super::draw_whole(terminal)?;
-        }
-        if let TermEvent::Key(key) = event
-            && let Some(action) = action_for(key)
-        {
-            compare.update(action);
-        }
-        if compare.should_quit {
-            return Ok(());
-        }
-    }
+    run_screen(terminal, compare, events)
 }
 
 /// Takes over the terminal (the mouse stays the terminal's: the compare

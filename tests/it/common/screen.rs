@@ -43,6 +43,9 @@ pub fn app_with(run: &str, settings: Settings) -> App {
 
 /// Keys written the way tmux names them: "Right", "End", "Tab", or one character.
 pub fn key(name: &str) -> TermEvent {
+    if name == "Ctrl-C" {
+        return TermEvent::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    }
     let code = match name {
         "Right" => KeyCode::Right,
         "Left" => KeyCode::Left,
