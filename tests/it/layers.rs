@@ -1,5 +1,8 @@
-//! The layers of ARCHITECTURE.md hold: a module imports only from the
-//! layers below it, and the screen's update never reaches into its view.
+//! The layers of ARCHITECTURE.md hold where the compiler cannot see them:
+//! between the crates it does (loopstep-core knows neither the screen, the
+//! command line nor the proxy; the proxy knows only the core), inside a
+//! crate a module imports only from the layers below it, and the screen's
+//! update never reaches into its view.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,7 +18,7 @@ fn layer(module: &str) -> Option<u8> {
         "transcript" => 4,
         "redact" | "prices" => 5,
         "narrate" => 6,
-        "report" | "compare" | "tui" | "record" | "sweep" => 7,
+        "report" | "compare" | "tui" | "sweep" => 7,
         "cli" => 8,
         _ => return None,
     })
@@ -53,9 +56,14 @@ fn imports(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn layers_no_module_imports_from_a_layer_above_it() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    sources(&src, &src, &mut files);
+    // The core's modules, and the screen's and the command line's, each
+    // named by its path below its crate's `src/`.
+    for crate_src in [root.join("crates/core/src"), root.join("src")] {
+        sources(&crate_src, &crate_src, &mut files);
+    }
+    assert!(files.len() > 100, "every source file is read");
     let mut upward = BTreeSet::new();
     for (name, text) in &files {
         let module = name.split('/').next().unwrap().trim_end_matches(".rs");

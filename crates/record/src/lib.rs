@@ -31,6 +31,9 @@ pub use connections::default_cap;
 pub use proxy::Limits;
 pub use route::{Family, UpstreamError, Upstreams, parse_upstream, without_credentials};
 
+// The core's modules, by the names the proxy's files use for them.
+use loopstep_core::{narrate, redact, text};
+
 use crate::narrate::{Say, Trouble};
 use connections::{Busy, Connections};
 use log::Log;

@@ -1,7 +1,7 @@
 //! `loopstep compare`: two replays side by side — two runs, or one run
 //! under two settings — and the first step where they part. This module
 //! is the headless part (`--format json|text`); the screen is
-//! [`crate::tui::compare`].
+//! the compare screen (`tui/compare` in the loopstep crate).
 
 mod divergence;
 

@@ -8,7 +8,7 @@ macro_rules! run {
     ($name:literal) => {
         (
             $name,
-            include_str!(concat!("../../transcripts/", $name, ".json")),
+            include_str!(concat!("../../../../transcripts/", $name, ".json")),
         )
     };
 }
