@@ -1,9 +1,14 @@
+//! The one place output meets its policy: every command writes through
+//! `cli`'s writers, which end a broken pipe quietly with exit 0, and every
+//! word here goes through them too, so that no `| head` and no closed
+//! standard error ever panics.
+
 use std::process::ExitCode;
 
 use clap::Parser;
 use loopstep::cli::{
-    Cli, Command, DEFAULT_RUN, Play, execute, lang_of_args, render_argument_error,
-    with_play_implied,
+    Cli, Command, DEFAULT_RUN, Play, execute, lang_of_args, render_argument_error, say_err,
+    say_out, tell, with_play_implied,
 };
 use loopstep::text::sanitize;
 
@@ -16,9 +21,9 @@ fn main() -> ExitCode {
         Err(error) => {
             let text = sanitize(&render_argument_error(&error, lang));
             if error.use_stderr() {
-                eprint!("{text}");
+                say_err(&text);
             } else {
-                print!("{text}");
+                say_out(&text);
             }
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
@@ -31,7 +36,7 @@ fn main() -> ExitCode {
     match execute(command, globals) {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("loopstep: {}", sanitize(&failure.message(lang)));
+            tell(&format!("loopstep: {}", sanitize(&failure.message(lang))));
             failure.exit_code()
         }
     }

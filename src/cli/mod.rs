@@ -17,4 +17,5 @@ pub use commands::{Compare, Export, Import, Play, Run, Validate};
 pub use execute::execute;
 pub use failure::Failure;
 pub use implied::with_play_implied;
+pub use output::{say_err, say_out, tell};
 pub use settings::Globals;

@@ -23,9 +23,21 @@ pub(super) fn write_file(
 
 /// A line on standard error, for the person at the terminal: never a
 /// panic where standard error is a pipe that was closed.
-pub(super) fn tell(text: &str) {
+pub fn tell(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+/// Text on standard output that nothing else follows (clap's help): a
+/// reader that went away is no error, and none is left to report.
+pub fn say_out(text: &str) {
+    let _ = emit(text);
+}
+
+/// The same on standard error, as it is: the text ends its own lines.
+pub fn say_err(text: &str) {
+    use std::io::Write;
+    let _ = write!(std::io::stderr().lock(), "{text}");
 }
 
 /// Writes to standard output what `fill` writes. A reader that went away

@@ -1436,3 +1436,48 @@ fn a_price_past_any_model_s_is_refused() {
         &["from 0 to 1e9", "not 1e308"],
     );
 }
+
+#[test]
+fn every_command_that_writes_to_standard_output_ends_quietly_when_its_reader_goes() {
+    // `loopstep … | head -1` with the reader gone before a byte is written:
+    // a broken pipe is the reader's choice, no failure (exit 0, as for the
+    // command's own success), and neither standard output nor a closed
+    // standard error may panic.
+    let real = fixture("real");
+    let commands: [&[&str]; 11] = [
+        &["run", "aurora-run"],
+        &["run", "aurora-run", "--format", "json"],
+        &["list"],
+        &["export", "aurora-run", "-o", "-", "--format", "markdown"],
+        &["import", "aurora-run", "-o", "-"],
+        &["validate", "aurora-run"],
+        &[
+            "compare",
+            "aurora-run",
+            "aurora-run",
+            "--right-max-turns",
+            "2",
+            "--format",
+            "text",
+        ],
+        &["sweep", "transcripts"],
+        &["table", &real, "-o", "-"],
+        &["completions", "bash"],
+        &["--help"],
+    ];
+    for args in commands {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("loopstep"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The read end closed at once: every write the command makes fails.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}

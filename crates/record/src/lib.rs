@@ -91,7 +91,8 @@ impl Notes {
                 // A note that cannot be written is no reason to stop recording.
                 let _ = writeln!(file, "{text}");
             }
-            None => eprintln!("{text}"),
+            // Standard error closed (`2>&-`, a pipe gone) is no reason either.
+            None => drop(writeln!(std::io::stderr().lock(), "{text}")),
         }
     }
 }
