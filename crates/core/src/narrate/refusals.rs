@@ -209,6 +209,7 @@ fn prices_en(error: &PriceError) -> String {
             format!("{} is not a price list: {why}", path.display())
         }
         PriceError::Unopened { path, why } => {
+            let why = Say::new(Lang::En, Dialect::default()).unopened(*why);
             format!("the price list {} {why}", shown_path(path))
         }
     }

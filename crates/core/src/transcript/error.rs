@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use thiserror::Error;
 
 use super::{Format, Note};
 use crate::dialect::Dialect;
@@ -189,17 +188,12 @@ pub enum Seen {
 /// What a text that is no JSON looks like, from its first lines: said
 /// beside the refusal, so that a user who gave the wrong file knows which
 /// file they gave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Looks {
-    #[error("Markdown (it opens with a heading or front matter)")]
     Markdown,
-    #[error("a script (it opens with #!)")]
     Script,
-    #[error("HTML or XML (it opens with <)")]
     Markup,
-    #[error("a log (its first line opens with a date, a time or a level)")]
     Log,
-    #[error("plain text")]
     Text,
 }
 
@@ -234,39 +228,34 @@ impl Looks {
     }
 }
 
-#[derive(Debug, Error)]
+/// Why a file or run could not be loaded, as data; narrate words it in
+/// the reader's language (its `Display` is the English).
+#[derive(Debug)]
 pub enum LoadError {
-    #[error("cannot read {}: {source}", shown_path(path))]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error(
-        "{} is larger than {limit}, the most loopstep reads; --max-size raises the limit",
-        shown_path(path),
-        limit = size_words(*max_size)
-    )]
-    TooLarge { path: PathBuf, max_size: u64 },
-    #[error(
-        "{} is not UTF-8 text: the byte at offset {offset} does not decode",
-        shown_path(path)
-    )]
-    NotUtf8 { path: PathBuf, offset: usize },
-    #[error("{origin} is not valid JSON: {message} (line {line}, column {column})")]
+    TooLarge {
+        path: PathBuf,
+        max_size: u64,
+    },
+    NotUtf8 {
+        path: PathBuf,
+        offset: usize,
+    },
     Syntax {
         origin: String,
         message: String,
         line: usize,
         column: usize,
     },
-    #[error("{origin} is not valid YAML: {message} (line {line}, column {column})")]
     YamlSyntax {
         origin: String,
         message: String,
         line: usize,
         column: usize,
     },
-    #[error("{origin}, line {line}, column {column}, at `{path}`: {message}")]
     Shape {
         origin: String,
         path: String,
@@ -274,17 +263,10 @@ pub enum LoadError {
         line: usize,
         column: usize,
     },
-    #[error("{origin} is not a valid transcript ({} problem{}):\n{}",
-        problems.len(), if problems.len() == 1 { "" } else { "s" }, bullet_list(problems))]
     Invalid {
         origin: String,
         problems: Vec<Problem>,
     },
-    #[error(
-        "{origin} is in none of the formats loopstep reads ({}); {seen}{}",
-        Format::ALL.map(Format::describe).join(", "),
-        closest_words(closest)
-    )]
     NotRecognized {
         origin: String,
         seen: Seen,
@@ -292,35 +274,23 @@ pub enum LoadError {
         /// it shares.
         closest: Vec<(Format, Vec<String>)>,
     },
-    #[error(
-        "`{name}` is neither a built-in run nor a file.{} Built-in runs: {builtins}. \
-         To open a file, give its path (for example ./my-run.json).",
-        did_you_mean(nearest)
-    )]
     NotFound {
         name: String,
         builtins: String,
         /// The built-in names closest to `name`, nearest first.
         nearest: Vec<&'static str>,
     },
-    #[error("{} {why}", shown_path(path))]
-    Unopened { path: PathBuf, why: Unopened },
-    #[error(
-        "{} says it holds {}, more than this computer can set aside in memory to read it",
-        shown_path(path),
-        size_words(*size)
-    )]
-    NoRoom { path: PathBuf, size: u64 },
-    #[error(
-        "{} is UTF-16 text (it opens with UTF-16's byte-order mark), but loopstep reads \
-         UTF-8: convert it with `iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8`",
-        shown_path(path)
-    )]
-    Utf16 { path: PathBuf },
-    #[error(
-        "{origin} is not a recording: its text is not JSON (it stops being JSON at line \
-         {line}, column {column}); it looks like {looks}"
-    )]
+    Unopened {
+        path: PathBuf,
+        why: Unopened,
+    },
+    NoRoom {
+        path: PathBuf,
+        size: u64,
+    },
+    Utf16 {
+        path: PathBuf,
+    },
     NotJson {
         origin: String,
         line: usize,
@@ -331,32 +301,15 @@ pub enum LoadError {
 
 /// Why a path is not opened: it names nothing that can be read at once
 /// and to an end. The words are a predicate, said of the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unopened {
     /// A FIFO where only regular files are read: among many files.
-    #[error(
-        "is a FIFO, not a regular file: among many files only regular ones are read, as a \
-         FIFO can keep its reader waiting for ever"
-    )]
     Fifo,
     /// A FIFO that no program writes to (nor waits to): reading it would
     /// wait for one for ever.
-    #[error(
-        "is a FIFO with nothing to read and no program writing to it: start the program \
-         that writes to it first (reading it now would wait for one)"
-    )]
     FifoWithoutWriter,
-    #[error(
-        "is a device, not a file: loopstep reads from a file or a pipe (a device such as \
-         /dev/zero never ends)"
-    )]
     Device,
-    #[error("is a socket, not a file: loopstep reads from a file or a pipe")]
     Socket,
-    #[error(
-        "is a loop of symbolic links: following them leads back to where they start, never \
-         to a file"
-    )]
     LinkLoop,
 }
 
@@ -364,28 +317,6 @@ pub enum Unopened {
 /// would act on escaped.
 pub fn shown_path(path: &std::path::Path) -> String {
     crate::text::escaped(&path.to_string_lossy())
-}
-
-fn did_you_mean(nearest: &[&str]) -> String {
-    match nearest {
-        [] => String::new(),
-        [one] => format!(" Did you mean `{one}`?"),
-        [many @ .., last] => format!(
-            " Did you mean {} or `{last}`?",
-            many.iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-fn bullet_list(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(|p| format!("  - {p}"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 impl LoadError {
@@ -440,23 +371,11 @@ pub(crate) fn size_words(bytes: u64) -> String {
         })
 }
 
-/// "; it comes closest to …" for the formats a file shares keys with.
-fn closest_words(closest: &[(Format, Vec<String>)]) -> String {
-    let near: Vec<String> = closest
-        .iter()
-        .map(|(format, keys)| {
-            let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
-            format!(
-                "{} (shares {}; `--from {}` reads it as one)",
-                format.describe(),
-                keys.join(", "),
-                format.flag()
-            )
-        })
-        .collect();
-    if near.is_empty() {
-        String::new()
-    } else {
-        format!("; it comes closest to {}", near.join(", then "))
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read { source, .. } => Some(source),
+            _ => None,
+        }
     }
 }
