@@ -350,7 +350,7 @@ impl MistakeArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum ReportFormat {
     Text,
     Json,
 }

@@ -20,7 +20,7 @@ use super::theme::{self, Look};
 use super::{App, Settings, TakenTerminal, TerminalEvents};
 use crate::dialect::Dialect;
 use crate::narrate::{Say, Tr, Trouble};
-use crate::sweep::{Curve, Ending, RunEnd};
+use crate::sweep::{Curve, Fate, RunEnd};
 use crate::text::{one_line, sanitize};
 use crate::transcript::{Localized, Opening};
 
@@ -124,7 +124,7 @@ impl<'a> CurveView<'a> {
             (None, A::Open) => {
                 let budget = self.curve.points.get(self.row)?.max_turns;
                 let cut = (0..self.runs.len())
-                    .filter(|&k| self.runs[k].under(budget) == Ending::Never)
+                    .filter(|&k| self.runs[k].under(budget) == Fate::Never)
                     .collect();
                 self.cut = Some((self.row, cut, 0));
             }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 use loopstep::engine::{Config, Outcome};
-use loopstep::sweep::{Ending, RunEnd};
+use loopstep::sweep::{Fate, RunEnd};
 use loopstep::transcript::{BUILTIN_NAMES, builtin};
 
 fn swept(args: &[&str]) -> serde_json::Value {
@@ -103,11 +103,11 @@ fn a_budget_read_off_the_sweep_is_the_replay_under_that_budget() {
                 ..run.default_config()
             });
             let direct = match trace.outcome().unwrap() {
-                Outcome::Answered(_) => Ending::Answered,
-                Outcome::BudgetExhausted => Ending::Never,
-                Outcome::Stopped(_) | Outcome::Rejected(_) => Ending::Halted,
-                Outcome::RecordingEnded => Ending::RecordingEnded,
-                Outcome::Ended(_) => Ending::Ended,
+                Outcome::Answered(_) => Fate::Answered,
+                Outcome::BudgetExhausted => Fate::Never,
+                Outcome::Stopped(_) | Outcome::Rejected(_) => Fate::Halted,
+                Outcome::RecordingEnded => Fate::RecordingEnded,
+                Outcome::Ended(_) => Fate::Ended,
             };
             assert_eq!(end.under(n), direct, "{name} under {n}");
         }

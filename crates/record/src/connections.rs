@@ -17,7 +17,7 @@ pub struct Connection {
     requests: AtomicUsize,
     /// When it last did anything: opened, or ended an answer.
     since: Mutex<Instant>,
-    /// Told when it must close.
+    /// Happened when it must close.
     pub close: Notify,
 }
 
@@ -51,7 +51,7 @@ pub struct Connections {
     open: Mutex<HashMap<u64, Arc<Connection>>>,
     next: AtomicU64,
     cap: usize,
-    /// Told when a connection has closed.
+    /// Happened when a connection has closed.
     closed: Notify,
 }
 

@@ -37,7 +37,7 @@ use loopstep_core::{narrate, redact, text};
 use crate::narrate::{Say, Trouble};
 use connections::{Busy, Connections};
 use log::Log;
-use proxy::{Proxy, Told};
+use proxy::{Happened, Proxy};
 
 /// What `record` was asked for.
 pub struct Options {
@@ -163,7 +163,7 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
     }
     let notes = Notes(aside.map(|file| Arc::new(std::sync::Mutex::new(file))));
     let told_notes = notes.clone();
-    let tell = move |told: Told| told_notes.say(&worded(say, told));
+    let tell = move |told: Happened| told_notes.say(&worded(say, told));
     let proxy = Arc::new(Proxy::new(
         options.upstreams,
         door,
@@ -216,18 +216,20 @@ async fn serve(options: Options, say: Say) -> anyhow::Result<Recorded> {
 /// A note of the proxy's in words. Paths come from whoever sent the
 /// request: made safe for a terminal and redacted, as any text from
 /// outside.
-fn worded(say: Say, told: Told) -> String {
+fn worded(say: Say, told: Happened) -> String {
     let safe = |text: &str| crate::text::sanitize(&crate::redact::redact(text));
     match told {
-        Told::Unrecorded { method, path } => say.record_unrecorded(&safe(&method), &safe(&path)),
-        Told::Refused { method, path, why } => {
+        Happened::Unrecorded { method, path } => {
+            say.record_unrecorded(&safe(&method), &safe(&path))
+        }
+        Happened::Refused { method, path, why } => {
             say.record_refused(&safe(&method), &safe(&path), reason(say, why))
         }
-        Told::TooLarge { path, limit } => say.record_too_large(&safe(&path), limit),
-        Told::UpstreamFailed { target, error } => {
+        Happened::TooLarge { path, limit } => say.record_too_large(&safe(&path), limit),
+        Happened::UpstreamFailed { target, error } => {
             say.record_upstream_failed(&safe(&target), &safe(&error))
         }
-        Told::WriteFailed { error } => say.record_write_failed(&error),
+        Happened::WriteFailed { error } => say.record_write_failed(&error),
     }
 }
 

@@ -31,7 +31,7 @@ type Upstream = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>
 
 /// What the proxy tells as it works. Paths are told without the
 /// credentials of their query.
-pub enum Told {
+pub enum Happened {
     /// A request passed through that the recording does not hold.
     Unrecorded { method: String, path: String },
     /// A request that went no further than the proxy.
@@ -65,7 +65,7 @@ pub struct Proxy {
     upstreams: route::Upstreams,
     pub door: Door,
     log: Arc<Log>,
-    tell: Box<dyn Fn(Told) + Send + Sync>,
+    tell: Box<dyn Fn(Happened) + Send + Sync>,
     pub limits: Limits,
     /// The words of a refusal, which the agent's SDK shows.
     say: Say,
@@ -83,7 +83,7 @@ impl Proxy {
         log: Arc<Log>,
         limits: Limits,
         say: Say,
-        tell: Box<dyn Fn(Told) + Send + Sync>,
+        tell: Box<dyn Fn(Happened) + Send + Sync>,
     ) -> Proxy {
         // The platform's roots are not read: the webpki roots are built in,
         // the same on every machine.
@@ -125,7 +125,7 @@ impl Proxy {
             Admitted::Forward { target, path, .. } => (target, path),
             Admitted::AboutServer => return Ok(about_server(busy)),
             Admitted::Refused(why) => {
-                (self.tell)(Told::Refused {
+                (self.tell)(Happened::Refused {
                     method: parts.method.to_string(),
                     path: route::without_credentials(asked),
                     why,
@@ -137,7 +137,7 @@ impl Proxy {
         let sent = match read_body(body, &parts.headers, &self.limits).await {
             Ok(sent) => sent,
             Err(BodyError::TooLarge) => {
-                (self.tell)(Told::TooLarge {
+                (self.tell)(Happened::TooLarge {
                     path: shown,
                     limit: self.limits.max_size,
                 });
@@ -156,7 +156,7 @@ impl Proxy {
         // a list of models) pass through.
         let place = route::is_model_call(&path).then(|| self.log.reserve());
         if place.is_none() {
-            (self.tell)(Told::Unrecorded {
+            (self.tell)(Happened::Unrecorded {
                 method: parts.method.to_string(),
                 path: shown.clone(),
             });
@@ -181,7 +181,7 @@ impl Proxy {
                     crate::redact::redact(&origin_of(&target)),
                     route::without_credentials(target.path_and_query().map_or("", |p| p.as_str()))
                 );
-                (self.tell)(Told::UpstreamFailed {
+                (self.tell)(Happened::UpstreamFailed {
                     target: shown_target,
                     error: error.clone(),
                 });
@@ -203,7 +203,7 @@ impl Proxy {
             };
             let ended = match copy.over {
                 Some(size) => {
-                    (proxy.tell)(Told::TooLarge {
+                    (proxy.tell)(Happened::TooLarge {
                         path: shown,
                         limit: proxy.limits.max_size,
                     });
@@ -237,11 +237,11 @@ impl Proxy {
     fn written(&self, place: u64, exchange: &Exchange) {
         match self.log.write(place, exchange) {
             Ok(()) => {}
-            Err(Append::Unrecorded) => (self.tell)(Told::Unrecorded {
+            Err(Append::Unrecorded) => (self.tell)(Happened::Unrecorded {
                 method: "POST".to_owned(),
                 path: route::without_credentials(exchange.url),
             }),
-            Err(Append::Io(error)) => (self.tell)(Told::WriteFailed {
+            Err(Append::Io(error)) => (self.tell)(Happened::WriteFailed {
                 error: error.to_string(),
             }),
         }

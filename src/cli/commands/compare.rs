@@ -28,7 +28,7 @@ pub struct Compare {
     /// first divergence [default: the screen, or text when standard
     /// output is no terminal].
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<ReportFormat>,
     /// Read the files as this format instead of recognising it.
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
@@ -59,7 +59,7 @@ impl Compare {
         let [left_flags, right_flags] = sides.split(&loop_flags);
         let format = format.or_else(|| {
             let screen = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
-            (!screen).then_some(Format::Text)
+            (!screen).then_some(ReportFormat::Text)
         });
         let how = globals.opening(from);
         let Some(format) = format else {
@@ -94,8 +94,8 @@ impl Compare {
             compared(&right_source, &right_flags, lang)?,
         );
         match format {
-            Format::Text => emit(&compare::text(&left, &right, lang))?,
-            Format::Json => write_json(&compare::json(&left, &right))?,
+            ReportFormat::Text => emit(&compare::text(&left, &right, lang))?,
+            ReportFormat::Json => write_json(&compare::json(&left, &right))?,
         }
         Ok(())
     }

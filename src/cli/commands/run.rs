@@ -20,8 +20,8 @@ pub struct Run {
     #[command(flatten)]
     pub loop_flags: LoopFlags,
     /// How to print the trace.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
     /// Read the file as this format instead of recognising it.
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
@@ -70,7 +70,7 @@ impl Run {
             }
         }
         match format {
-            Format::Text => {
+            ReportFormat::Text => {
                 let options = report::TextOptions {
                     lang,
                     prices,
@@ -78,7 +78,7 @@ impl Run {
                 };
                 emit(&report::text(&source, &traces, options))?
             }
-            Format::Json => write_json(&report::json(&source, &traces, prices))?,
+            ReportFormat::Json => write_json(&report::json(&source, &traces, prices))?,
         }
         Ok(())
     }

@@ -6,7 +6,7 @@
 //! Every text reaches the page through [`escape`]: a transcript's text is
 //! never markup.
 
-use super::{Ending, Handout, Step};
+use super::{Finish, Handout, Step};
 use crate::tui::view::Mark;
 
 /// Nothing may load: no network, no other file; only the inline style and
@@ -72,9 +72,9 @@ fn write_run(out: &mut String, handout: &Handout, run: usize, number: &mut usize
         write_step(out, *number, step, (say.loop_title(), say.remark()));
     }
     let ending = match handout.ending {
-        Ending::Answered => "answered",
-        Ending::BudgetSpent => "budget-spent",
-        Ending::NoAnswer => "no-answer",
+        Finish::Answered => "answered",
+        Finish::BudgetSpent => "budget-spent",
+        Finish::NoAnswer => "no-answer",
     };
     *out += &format!(
         "</ol>\n<p class=\"result {ending}\" id=\"result-{run}\">{}</p>\n</main>\n</section>\n",

@@ -56,7 +56,7 @@ pub struct Handout {
     pub steps: Vec<Step>,
     /// `result: "1974"`, `result: None`, or why there is no answer.
     pub result: String,
-    pub ending: Ending,
+    pub ending: Finish,
 }
 
 /// One step, with the words the screen showed for it.
@@ -80,7 +80,7 @@ pub struct Step {
 
 /// How the run ended, for a format that shows it in colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub enum Finish {
     Answered,
     /// The budget was spent: the loop returns `None`.
     BudgetSpent,
@@ -143,9 +143,9 @@ impl Handout {
             steps,
             result: clean(&say.result_line(outcome)),
             ending: match outcome {
-                Some(Outcome::Answered(_)) => Ending::Answered,
-                Some(Outcome::BudgetExhausted) => Ending::BudgetSpent,
-                _ => Ending::NoAnswer,
+                Some(Outcome::Answered(_)) => Finish::Answered,
+                Some(Outcome::BudgetExhausted) => Finish::BudgetSpent,
+                _ => Finish::NoAnswer,
             },
         }
     }

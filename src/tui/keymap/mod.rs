@@ -123,9 +123,9 @@ pub struct Binding<A: 'static = Action> {
     pub action: A,
     pub opposite: Option<(&'static [Key], A)>,
     /// The words for this row, in the reader's language.
-    pub help: Words,
+    pub help: Tr,
     /// Shown in the footer when set, as "→/← step".
-    pub footer: Option<Words>,
+    pub footer: Option<Tr>,
 }
 
 impl<A: Copy> Binding<A> {
@@ -135,11 +135,7 @@ impl<A: Copy> Binding<A> {
     }
 }
 
-/// A label of the help or the footer, in both languages: the table holds
-/// its words as data, as it holds its keys.
-pub type Words = Tr;
-
-pub const fn one<A: Copy>(keys: &'static [Key], action: A, help: Words) -> Binding<A> {
+pub const fn one<A: Copy>(keys: &'static [Key], action: A, help: Tr) -> Binding<A> {
     Binding {
         keys,
         action,
@@ -154,7 +150,7 @@ pub const fn pair<A: Copy>(
     action: A,
     back: &'static [Key],
     back_action: A,
-    help: Words,
+    help: Tr,
 ) -> Binding<A> {
     Binding {
         keys,
@@ -166,7 +162,7 @@ pub const fn pair<A: Copy>(
 }
 
 /// The same binding, also shown in the footer under `label`.
-pub const fn in_footer<A: Copy>(binding: Binding<A>, label: Words) -> Binding<A> {
+pub const fn in_footer<A: Copy>(binding: Binding<A>, label: Tr) -> Binding<A> {
     Binding {
         footer: Some(label),
         ..binding

@@ -129,7 +129,7 @@ pub fn tool_call(id: &str, name: &str, input: &Value) -> Value {
 /// current reference no longer asks for the first message to be the
 /// user's, so that is not a rule here.
 #[derive(Debug)]
-pub struct Checker {
+pub struct MessagesChecker {
     /// Every tool-use id of a closed assistant turn.
     seen_calls: SeenCalls,
     /// The tool-use ids of the last closed assistant turn, and where it began.
@@ -158,9 +158,9 @@ struct Turn {
     has_other: bool,
 }
 
-impl Checker {
+impl MessagesChecker {
     pub fn new(seen_calls: SeenCalls) -> Self {
-        Checker {
+        MessagesChecker {
             seen_calls,
             asked: Vec::new(),
             asked_at: 0,

@@ -161,8 +161,8 @@ fn blocks(content: &[Block]) -> Vec<Value> {
 /// "You then continue the conversation with the model by supplying a
 /// message with the result from the tool."
 /// (https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html)
-pub fn checker() -> next_message::Checker {
-    next_message::Checker::default()
+pub fn checker() -> next_message::NextMessageChecker {
+    next_message::NextMessageChecker::default()
 }
 
 /// A request: `system` blocks, then `messages`.

@@ -192,8 +192,8 @@ fn parts(blocks: &[Block], names: &Names) -> Vec<Value> {
 /// in the next turn." (python-genai, `Tool.function_declarations`). The
 /// responses split over two contents are refused the same way
 /// (https://github.com/docker/docker-agent/issues/2958).
-pub fn checker() -> next_message::Checker {
-    next_message::Checker::default()
+pub fn checker() -> next_message::NextMessageChecker {
+    next_message::NextMessageChecker::default()
 }
 
 /// A request: `systemInstruction`, then one message per content. The

@@ -239,13 +239,15 @@ impl Dialect {
             since: HashSet::new(),
         };
         let mut checker = match self {
-            Dialect::AnthropicMessages => RequestChecker::Anthropic(anthropic::Checker::new(seen)),
+            Dialect::AnthropicMessages => {
+                RequestChecker::Anthropic(anthropic::MessagesChecker::new(seen))
+            }
             // Responses pairs `function_call` and `function_call_output` on
             // `call_id` as Chat pairs `tool_calls` and `tool` messages; its
             // docs show the pairing only by example, and its errors ("No tool
             // output found for function call …") are those of Chat's rules.
             Dialect::OpenaiChat | Dialect::OpenaiResponses => {
-                RequestChecker::Chat(openai_chat::Checker::new(seen))
+                RequestChecker::Chat(openai_chat::ChatChecker::new(seen))
             }
             Dialect::Gemini => RequestChecker::NextMessage(gemini::checker()),
             Dialect::BedrockConverse => RequestChecker::NextMessage(bedrock::checker()),
@@ -524,9 +526,9 @@ impl SeenCalls {
 /// request was checked on the call before, so a replay stays linear.
 #[derive(Debug)]
 pub enum RequestChecker {
-    Anthropic(anthropic::Checker),
-    Chat(openai_chat::Checker),
-    NextMessage(next_message::Checker),
+    Anthropic(anthropic::MessagesChecker),
+    Chat(openai_chat::ChatChecker),
+    NextMessage(next_message::NextMessageChecker),
 }
 
 impl RequestChecker {

@@ -9,14 +9,14 @@ use crate::vocab::{Block, Message, Rejection, RequestRule};
 
 /// Checks the rule as the conversation grows, one message at a time.
 #[derive(Debug, Default)]
-pub struct Checker {
+pub struct NextMessageChecker {
     /// The calls of the message just before, and where it is.
     asked: Vec<String>,
     asked_at: usize,
     any: bool,
 }
 
-impl Checker {
+impl NextMessageChecker {
     /// Adds the message at `index`; the first rule it breaks, if any. What
     /// it asks for is kept either way, so a replay that goes past a break
     /// (a recording the API accepted) goes on checking the rest.

@@ -231,7 +231,7 @@ fn sent(message: &Message) -> impl Iterator<Item = Sent<'_>> {
 /// message must answer a preceding message with `tool_calls`. Consecutive
 /// user messages are fine.
 #[derive(Debug)]
-pub struct Checker {
+pub struct ChatChecker {
     seen_calls: SeenCalls,
     /// The calls of the last assistant message, and those answered since.
     asked: Vec<String>,
@@ -240,9 +240,9 @@ pub struct Checker {
     any: bool,
 }
 
-impl Checker {
+impl ChatChecker {
     pub fn new(seen_calls: SeenCalls) -> Self {
-        Checker {
+        ChatChecker {
             seen_calls,
             asked: Vec::new(),
             answered: Vec::new(),

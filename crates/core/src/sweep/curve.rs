@@ -15,7 +15,7 @@ use crate::transcript::Transcript;
 /// How a run ends when its budget is no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Ending {
+pub enum Fate {
     Answered,
     /// The production check halted it, or the API refused a request.
     Halted,
@@ -44,15 +44,15 @@ pub fn to_its_end(run: &Transcript, config: Config, cap: NonZeroU32) -> Trace {
     })
 }
 
-impl Ending {
+impl Fate {
     /// Its name in JSON and for narration: `answered`, `halted`, …
     pub fn label(self) -> &'static str {
         match self {
-            Ending::Answered => "answered",
-            Ending::Halted => "halted",
-            Ending::RecordingEnded => "recording_ended",
-            Ending::Ended => "ended",
-            Ending::Never => "never",
+            Fate::Answered => "answered",
+            Fate::Halted => "halted",
+            Fate::RecordingEnded => "recording_ended",
+            Fate::Ended => "ended",
+            Fate::Never => "never",
         }
     }
 }
@@ -67,7 +67,7 @@ pub struct RunEnd {
     pub own_max_turns: Option<u32>,
     /// The model calls it takes to reach its ending; `None` for `Never`.
     pub needs: Option<u32>,
-    pub ending: Ending,
+    pub ending: Fate,
     pub model_calls: u32,
     pub tool_rounds: u32,
 }
@@ -85,17 +85,17 @@ impl RunEnd {
         // the call that found it.
         let turn = trace.steps.last().map_or(0, |s| s.turn);
         let ending = match trace.outcome() {
-            Some(Outcome::Answered(_)) => Ending::Answered,
-            Some(Outcome::Stopped(_) | Outcome::Rejected(_)) => Ending::Halted,
-            Some(Outcome::RecordingEnded) => Ending::RecordingEnded,
-            Some(Outcome::Ended(_)) => Ending::Ended,
-            Some(Outcome::BudgetExhausted) | None => Ending::Never,
+            Some(Outcome::Answered(_)) => Fate::Answered,
+            Some(Outcome::Stopped(_) | Outcome::Rejected(_)) => Fate::Halted,
+            Some(Outcome::RecordingEnded) => Fate::RecordingEnded,
+            Some(Outcome::Ended(_)) => Fate::Ended,
+            Some(Outcome::BudgetExhausted) | None => Fate::Never,
         };
         RunEnd {
             file: file.to_owned(),
             run: run.id.clone(),
             own_max_turns: (!run.recorded).then(|| run.max_turns.get()),
-            needs: (ending != Ending::Never).then_some(turn.saturating_add(1)),
+            needs: (ending != Fate::Never).then_some(turn.saturating_add(1)),
             ending,
             model_calls: calls,
             tool_rounds: u32::try_from(trace.rounds().tools).unwrap_or(u32::MAX),
@@ -104,10 +104,10 @@ impl RunEnd {
 
     /// How the run ends under `max_turns`: its own ending once the budget
     /// reaches what it needs, else `None` (the budget is spent first).
-    pub fn under(&self, max_turns: u32) -> Ending {
+    pub fn under(&self, max_turns: u32) -> Fate {
         match self.needs {
             Some(needs) if max_turns >= needs => self.ending,
-            _ => Ending::Never,
+            _ => Fate::Never,
         }
     }
 }
@@ -196,10 +196,10 @@ impl Curve {
         let slot = |budget: u32| usize::try_from(budget.checked_sub(range.from)?).ok();
         for run in runs {
             let kind = match run.ending {
-                Ending::Answered => 0,
-                Ending::Halted => 1,
-                Ending::RecordingEnded | Ending::Ended => 2,
-                Ending::Never => continue,
+                Fate::Answered => 0,
+                Fate::Halted => 1,
+                Fate::RecordingEnded | Fate::Ended => 2,
+                Fate::Never => continue,
             };
             match run.needs.map(|n| (n, slot(n))) {
                 // Ended before the range begins: so under all of it.
@@ -231,7 +231,7 @@ impl Curve {
             .collect();
         let mut answering: Vec<u32> = runs
             .iter()
-            .filter(|r| r.ending == Ending::Answered)
+            .filter(|r| r.ending == Fate::Answered)
             .filter_map(|r| r.needs)
             .collect();
         answering.sort_unstable();
@@ -260,7 +260,7 @@ impl Curve {
 mod tests {
     use super::*;
 
-    fn run(needs: Option<u32>, ending: Ending, own: u32) -> RunEnd {
+    fn run(needs: Option<u32>, ending: Fate, own: u32) -> RunEnd {
         RunEnd {
             file: "f".into(),
             run: "r".into(),
@@ -275,10 +275,10 @@ mod tests {
     #[test]
     fn a_budget_below_what_a_run_needs_returns_none_and_one_at_or_above_its_ending() {
         let runs = [
-            run(Some(3), Ending::Answered, 10),
-            run(Some(1), Ending::Answered, 10),
-            run(None, Ending::Never, 5),
-            run(Some(2), Ending::Halted, 10),
+            run(Some(3), Fate::Answered, 10),
+            run(Some(1), Fate::Answered, 10),
+            run(None, Fate::Never, 5),
+            run(Some(2), Fate::Halted, 10),
         ];
         let curve = Curve::of(&runs, Range { from: 1, to: 3 });
         // A range that starts past some endings counts them from its start.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use curve::{Curve, Ending, Point, Quantiles, Range, RunEnd, Spread, to_its_end};
+pub use curve::{Curve, Fate, Point, Quantiles, Range, RunEnd, Spread, to_its_end};
 pub use report::{bar, csv, header, json, text};
 
 use crate::engine::Config;

@@ -44,7 +44,7 @@ pub enum Standing {
 
 /// What a user-role text is, as [`tell`] decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Told {
+pub enum Speaker {
     /// A person's prompt: a run of its own.
     Prompt,
     /// The harness's own words within the run, and the template that
@@ -240,13 +240,13 @@ fn starts_with_words(text: &str, opening: &str) -> bool {
 }
 
 /// What the user-role `text` is, the loop standing as it does.
-pub fn tell(text: &str, standing: Standing) -> Told {
+pub fn tell(text: &str, standing: Standing) -> Speaker {
     match (standing, template_of(text)) {
-        (Standing::Unanswered | Standing::Ended, _) => Told::Prompt,
-        (_, Some(template)) => Told::Harness(Some(template)),
-        (Standing::Finished, None) => Told::Prompt,
-        (Standing::RoundDone, None) => Told::Harness(None),
-        (Standing::RoundCut | Standing::Answered, None) => Told::Prompt,
+        (Standing::Unanswered | Standing::Ended, _) => Speaker::Prompt,
+        (_, Some(template)) => Speaker::Harness(Some(template)),
+        (Standing::Finished, None) => Speaker::Prompt,
+        (Standing::RoundDone, None) => Speaker::Harness(None),
+        (Standing::RoundCut | Standing::Answered, None) => Speaker::Prompt,
     }
 }
 
@@ -258,19 +258,19 @@ mod tests {
     fn where_the_loop_stands_decides_first_then_the_words() {
         let format_error = "Please always provide EXACTLY ONE action in triple backticks, found 2.";
         let plain = "Now do it for /var too.";
-        let harness = |told: Told| match told {
-            Told::Harness(template) => template.map(|t| t.by),
-            Told::Prompt => panic!("told a prompt"),
+        let harness = |told: Speaker| match told {
+            Speaker::Harness(template) => template.map(|t| t.by),
+            Speaker::Prompt => panic!("told a prompt"),
         };
-        assert_eq!(tell(format_error, Standing::Unanswered), Told::Prompt);
-        assert_eq!(tell(format_error, Standing::Ended), Told::Prompt);
+        assert_eq!(tell(format_error, Standing::Unanswered), Speaker::Prompt);
+        assert_eq!(tell(format_error, Standing::Ended), Speaker::Prompt);
         for standing in [Standing::Answered, Standing::RoundDone, Standing::RoundCut] {
             let by = harness(tell(format_error, standing));
             assert_eq!(by, Some(PushBack::FormatError), "{standing:?}");
         }
         assert_eq!(harness(tell(plain, Standing::RoundDone)), None);
-        assert_eq!(tell(plain, Standing::RoundCut), Told::Prompt);
-        assert_eq!(tell(plain, Standing::Answered), Told::Prompt);
+        assert_eq!(tell(plain, Standing::RoundCut), Speaker::Prompt);
+        assert_eq!(tell(plain, Standing::Answered), Speaker::Prompt);
     }
 
     #[test]

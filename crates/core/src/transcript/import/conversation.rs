@@ -145,7 +145,7 @@ mod tests {
         assert!(straight(
             r#"{"model": "m", "messages": [{"role": "user", "content": "hi"}]}"#
         ));
-        // Told apart from a conversation by the tree: Inspect, trajectories.
+        // Speaker apart from a conversation by the tree: Inspect, trajectories.
         assert!(!straight(r#"{"eval": {}, "samples": [], "messages": []}"#));
         assert!(!straight(r#"{"history": [], "messages": []}"#));
         assert!(!straight(

@@ -12,7 +12,7 @@ use crate::engine::{
     Stamp, Timing, ToolDef, ToolOutput, Usage,
 };
 
-use super::boundary::{self, Standing, Template, Told};
+use super::boundary::{self, Speaker, Standing, Template};
 use crate::dialect::read::{folds_into, is_prompt};
 use crate::transcript::{Compaction, FORMAT_VERSION, Note, Transcript};
 
@@ -313,7 +313,7 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
                     _ => Standing::Unanswered,
                 };
                 match (boundary::tell(&message.text(), standing), &mut current) {
-                    (Told::Harness(template), Some(run)) => {
+                    (Speaker::Harness(template), Some(run)) => {
                         run.harness_words(message.clone(), template)
                     }
                     _ => {
