@@ -20,6 +20,7 @@ pub mod runtime;
 pub mod search;
 mod settings;
 mod start;
+mod subagents;
 pub mod theme;
 mod update;
 pub mod view;

@@ -98,3 +98,20 @@ fn layers_the_screen_s_update_never_reads_its_view() {
         );
     }
 }
+
+#[test]
+fn layers_no_source_file_is_longer_than_600_lines() {
+    // A file a reader can hold: past this, a module has two subjects.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for crate_src in ["crates/core/src", "crates/record/src", "src"] {
+        let dir = root.join(crate_src);
+        sources(&dir, &dir, &mut files);
+    }
+    let long: Vec<(String, usize)> = files
+        .iter()
+        .map(|(name, text)| (name.clone(), text.lines().count()))
+        .filter(|(_, lines)| *lines > 600)
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+}

@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{Kind, name_kind, redact, whole_value};
+use super::assigned::name_kind;
+use super::{Kind, redact, whole_value};
 use crate::engine::{Block, History, Log, Message, Recorded, ToolEnv, ToolOutput};
 use crate::transcript::{Note, Source, Transcript};
 
