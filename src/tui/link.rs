@@ -80,16 +80,6 @@ fn quoted(word: &str) -> String {
     }
 }
 
-/// The OSC 52 sequence that asks the terminal to put `text` on the
-/// clipboard: `ESC ] 52 ; c ; <base64> BEL`, as xterm defines it
-/// (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html, "Manipulate
-/// Selection Data"). Terminals that do not allow it ignore it.
-pub fn osc52(text: &str) -> String {
-    use base64::Engine;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    format!("\x1b]52;c;{encoded}\x07")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,10 +92,5 @@ mod tests {
         assert_eq!(quoted(""), "''");
         assert_eq!(quoted("-x.json"), "./-x.json");
         assert_eq!(quoted("a\nb\u{1b}c's"), r"$'a\x0ab\x1bc\'s'");
-    }
-
-    #[test]
-    fn the_clipboard_sequence_carries_the_text_in_base64() {
-        assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
     }
 }

@@ -89,9 +89,13 @@ impl EventSource for TerminalEvents {
         crossterm::event::poll(timeout)
     }
 
-    /// Through the terminal, which passes it on if it allows (OSC 52).
+    /// Through the terminal, which passes it on if it allows: OSC 52, as
+    /// xterm defines it (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html,
+    /// "Manipulate Selection Data"), written by crossterm. Terminals that
+    /// do not allow it ignore it.
     fn copy(&mut self, text: &str) -> io::Result<()> {
-        crossterm::execute!(io::stdout(), Print(link::osc52(text)))
+        let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
+        crossterm::execute!(io::stdout(), copy)
     }
 }
 
