@@ -130,7 +130,13 @@ impl Handout {
         Handout {
             say,
             title: clean(&transcript.title),
-            description: clean(&transcript.description),
+            // An author's description, in the reader's language; an
+            // import's (where the run was cut from) is English prose, left
+            // to `import`'s file.
+            description: match transcript.recorded {
+                true => String::new(),
+                false => clean(&transcript.description),
+            },
             question: clean(&transcript.question),
             model: clean(&transcript.model),
             header: say.run_header(
