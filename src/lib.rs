@@ -12,7 +12,8 @@
 //! - [`cli`]: the command line.
 
 pub use loopstep_core::{
-    compare, dialect, engine, lang, narrate, prices, redact, report, sweep, text, transcript, vocab,
+    compare, dialect, engine, lang, lesson, narrate, prices, redact, report, sweep, text,
+    transcript, vocab,
 };
 #[cfg(feature = "record")]
 pub use loopstep_record as record;

@@ -116,6 +116,16 @@ pub enum Command {
     Play(commands::Play),
     /// Replay a run headless and print each step, ending with its result.
     Run(commands::Run),
+    /// Present a lesson: its scenes one after another, each a run under
+    /// the lesson's settings, with its title card and remarks.
+    #[command(
+        after_help = "Keys: ] or PageDown the next scene, [ or PageUp the previous, r the \
+            lesson's settings again; inside a scene, the run screen's keys (? lists them).\n\n\
+            Examples:\n  \
+            loopstep present lessons/seed-000.toml\n  \
+            loopstep validate lessons/seed-000.toml   every run loads, every setting and step exists"
+    )]
+    Present(commands::Present),
     /// Two runs side by side, or one run under two settings, stepping
     /// together; marks the first step where they part (`v` goes there).
     #[command(

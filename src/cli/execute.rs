@@ -23,6 +23,7 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
         Command::Compare(compare) => compare.execute(&globals)?,
         Command::Export(export) => export.execute(&globals)?,
         Command::Validate(validate) => validate.execute(&globals)?,
+        Command::Present(present) => present.execute(&globals)?,
         Command::Import(import) => import.execute(&globals)?,
         Command::Sweep(sweep) => sweep.execute(&globals)?,
         Command::Table(table) => table.execute(&globals)?,

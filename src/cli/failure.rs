@@ -14,6 +14,9 @@ use crate::transcript::LoadError;
 pub enum Failure {
     #[error("{0}")]
     BadInput(#[from] LoadError),
+    /// A lesson that cannot be read or presented, every problem listed.
+    #[error("{0}")]
+    Lesson(#[from] crate::lesson::Failed),
     /// What was asked would do harm (writing over a recording, say), or
     /// flags that do not go together.
     #[error("{0}")]
@@ -30,6 +33,7 @@ impl Failure {
         let say = Say::new(lang, Dialect::default());
         match self {
             Failure::BadInput(e) => say.load_error(e),
+            Failure::Lesson(failed) => say.lesson_failed(failed),
             Failure::Refused(refusal) => say.refusal(refusal),
             Failure::Other(error) => say.failed(error),
         }
@@ -37,7 +41,7 @@ impl Failure {
 
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            Failure::BadInput(_) | Failure::Refused(_) => ExitCode::from(2),
+            Failure::BadInput(_) | Failure::Lesson(_) | Failure::Refused(_) => ExitCode::from(2),
             Failure::Other(_) => ExitCode::from(1),
         }
     }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::dialect::Dialect;
 use crate::engine::{Config, Event, Rounds, Step, TraceView, Usage};
+use crate::lesson::Text;
 use crate::narrate::LazyReplay;
 use crate::prices::Prices;
 use crate::transcript::{Localized, Transcript, Untold};
@@ -133,6 +134,11 @@ pub struct App {
     /// How far the panes could scroll in the last frame drawn, so that
     /// scrolling stops where the content does.
     pub(super) extents: Extents,
+    /// The scene this run is of a lesson presented (`present`), and of how
+    /// many: the title names it instead of the run.
+    pub(super) scene: Option<(usize, usize)>,
+    /// A lesson's words for the class at given steps, beside the run's own.
+    pub(super) lesson_remarks: Vec<(usize, Text)>,
 }
 
 /// Steps replayed ahead of the cursor, so that a short run is known whole
@@ -186,6 +192,8 @@ impl App {
             theme: settings.theme,
             lang: settings.lang,
             extents: Extents::default(),
+            scene: None,
+            lesson_remarks: Vec::new(),
         };
         app.look_ahead();
         if let Some(step) = settings.step {

@@ -16,7 +16,7 @@ fn layer(module: &str) -> Option<u8> {
         "dialect" => 2,
         "engine" => 3,
         "transcript" => 4,
-        "redact" | "prices" => 5,
+        "redact" | "prices" | "lesson" => 5,
         "narrate" => 6,
         "report" | "compare" | "tui" | "sweep" => 7,
         "cli" => 8,

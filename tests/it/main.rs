@@ -31,6 +31,7 @@ mod loading;
 mod long_runs;
 mod odd_files;
 mod openhands_logs;
+mod present;
 mod properties;
 mod push_backs;
 mod readme;

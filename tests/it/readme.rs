@@ -87,3 +87,9 @@ fn the_documented_run_prints_what_the_program_prints() {
     let printed = crate::common::printed(&["run", "aurora-run", "--max-turns", "2"]);
     assert_eq!(shown, printed);
 }
+
+#[test]
+fn the_readme_stays_short_enough_to_read_and_the_rest_lives_in_docs() {
+    let readme = include_str!("../../README.md");
+    assert!(readme.len() <= 15_000, "README is {} bytes", readme.len());
+}

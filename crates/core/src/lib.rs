@@ -25,6 +25,7 @@ pub mod compare;
 pub mod dialect;
 pub mod engine;
 pub mod lang;
+pub mod lesson;
 pub mod narrate;
 pub mod prices;
 pub mod redact;

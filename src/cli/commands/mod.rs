@@ -5,6 +5,7 @@ mod compare;
 mod export;
 mod import;
 mod play;
+mod present;
 #[cfg(feature = "record")]
 mod record;
 mod run;
@@ -15,6 +16,7 @@ pub use compare::Compare;
 pub use export::Export;
 pub use import::Import;
 pub use play::Play;
+pub use present::Present;
 #[cfg(feature = "record")]
 pub use record::Record;
 pub use run::Run;

@@ -13,7 +13,9 @@ use crate::transcript::{Source, open_both};
 
 #[derive(Debug, Args)]
 pub struct Validate {
-    /// The path of a transcript file (or a built-in run's name).
+    /// The path of a transcript file (or a built-in run's name), or of a
+    /// lesson (`.toml`): every run it names loads, every setting and step
+    /// exists.
     pub path: String,
     #[arg(long, value_enum)]
     pub from: Option<FromFormat>,
@@ -23,6 +25,12 @@ impl Validate {
     pub(in crate::cli) fn execute(self, globals: &Globals) -> Result<(), Failure> {
         let lang = globals.lang;
         let Validate { path, from } = self;
+        if crate::lesson::is_lesson(&path) {
+            let lesson = crate::lesson::load(std::path::Path::new(&path))?;
+            let say = crate::narrate::Say::new(lang, crate::dialect::Dialect::default());
+            emit(&format!("{}\n", say.lesson_ready(&path, &lesson)))?;
+            return Ok(());
+        }
         // Read once (it may be a pipe); a transcript with texts in both
         // languages must hold in both.
         let (source, zh) = open_both(&path, &globals.opening(from))?;

@@ -108,7 +108,15 @@ fn summary(app: &App) -> Vec<Line<'static>> {
     {
         lines.push(Line::styled(line, theme::REMARK));
     }
-    // A course author's remark on this call leads, where a class reads first.
+    // A lesson's remark on this step, then a course author's on this
+    // call, lead, where a class reads first.
+    if let Some(remark) = app.lesson_remark() {
+        lines.push(labelled(
+            say.remark(),
+            one_line(remark, FOLD_CHARS),
+            theme::REMARK,
+        ));
+    }
     if let Event::Call { request, .. } = &app.step().event
         && let Some(remark) = app.transcript().remark(request.number)
     {

@@ -26,7 +26,11 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
             (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
         ),
         None => {
-            let mut right = format!(" {} · ", say.run_position(index, count, app.loading));
+            let position = match app.scene() {
+                Some((scene, of)) => say.scene_position(scene, of),
+                None => say.run_position(index, count, app.loading),
+            };
+            let mut right = format!(" {position} · ");
             // A run told in another API than its own names it (A).
             if app.config().dialect != app.transcript().dialect() {
                 right += &format!("{} · ", say.w.api);

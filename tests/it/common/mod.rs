@@ -162,3 +162,32 @@ pub fn agent_status(trace: &Trace) -> Option<&str> {
         _ => None,
     }
 }
+
+/// What a command did, whatever its exit.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// `loopstep ARGS`, run to its end.
+pub fn ran(args: &[&str]) -> Ran {
+    let out = assert_cmd::Command::cargo_bin("loopstep")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    Ran {
+        code: out.status.code().expect("exited normally, not by a signal"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh folder of this name under the tests' scratch space.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

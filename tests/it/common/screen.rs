@@ -56,6 +56,8 @@ pub fn key(name: &str) -> TermEvent {
         "Tab" => KeyCode::Tab,
         "Enter" => KeyCode::Enter,
         "Esc" => KeyCode::Esc,
+        "PageDown" => KeyCode::PageDown,
+        "PageUp" => KeyCode::PageUp,
         c if c.chars().count() == 1 => KeyCode::Char(c.chars().next().unwrap()),
         other => panic!("unknown key {other}"),
     };

@@ -19,6 +19,7 @@ mod diagram;
 mod endings;
 mod errors;
 mod gauge;
+mod lesson;
 mod mistakes;
 mod notes;
 mod problems;

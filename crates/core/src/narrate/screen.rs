@@ -377,6 +377,22 @@ impl Say {
         }
     }
 
+    /// The keys under a scene's title card.
+    pub fn present_card_keys(self) -> &'static str {
+        self.pick(
+            " →/Space/Enter open the run  ] PgDn next scene  [ PgUp previous  q quit",
+            " →/空格/回车 打开这一幕  ] PgDn 下一幕  [ PgUp 上一幕  q 退出",
+        )
+    }
+
+    /// Which scene of a lesson is on screen: "scene 3/7".
+    pub fn scene_position(self, index: usize, count: usize) -> String {
+        match self.lang {
+            Lang::En => format!("scene {}/{count}", index + 1),
+            Lang::Zh => format!("第 {}/{count} 幕", index + 1),
+        }
+    }
+
     pub fn check_label(self, policy: CheckPolicy) -> &'static str {
         match policy {
             CheckPolicy::Lesson => self.pick("lesson check", "本课简化检查"),

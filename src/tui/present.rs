@@ -1,0 +1,241 @@
+//! `loopstep present LESSON`: a lesson's scenes, one after another, on the
+//! run screen. Each scene opens under the lesson's settings, on its title
+//! card first where it has one; `]` / `[` (and PageDown / PageUp, which a
+//! presenter's clicker sends) go to the next / previous scene; inside a
+//! scene the run screen's keys work as ever, and what they change (`-` to
+//! see None) stays until the scene is left; `r` brings the lesson's
+//! settings back.
+
+use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::App;
+use super::extents::Extents;
+use super::runtime::{Effect, Msg, Screen};
+use super::settings::Settings;
+use super::theme::{self, Look};
+use crate::dialect::Dialect;
+use crate::lesson::Resolved;
+use crate::narrate::Say;
+use crate::text::sanitize;
+
+pub struct Present {
+    lesson: Resolved,
+    /// The scene on screen (0-based).
+    scene: usize,
+    /// Its title card is up, before its run.
+    card: bool,
+    app: App,
+    /// How the presenter opened it: the look, the quiz, the lens.
+    base: Settings,
+}
+
+/// What a key asks of the lesson, before the scene's run sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Move {
+    NextScene,
+    PrevScene,
+    /// The lesson's settings for this scene again, on the same step.
+    Restore,
+}
+
+impl Present {
+    /// The lesson's first scene, its card first; `base` holds the flags
+    /// the presenter gave (the language until a scene sets its own).
+    pub fn new(lesson: Resolved, base: Settings) -> Self {
+        let app = scene_app(&lesson, 0, base, None);
+        let card = lesson.scenes[0].card.is_some();
+        Present {
+            lesson,
+            scene: 0,
+            card,
+            app,
+            base,
+        }
+    }
+
+    /// The scene on screen (0-based), and whether its card is up.
+    pub fn at(&self) -> (usize, bool) {
+        (self.scene, self.card)
+    }
+
+    pub fn app(&self) -> &App {
+        &self.app
+    }
+
+    /// Opens scene `scene`, its card first when `card` and it has one.
+    fn open(&mut self, scene: usize, card: bool) {
+        // The language the presenter switched to carries over.
+        let base = Settings {
+            lang: self.app.lang,
+            theme: self.app.theme(),
+            ..self.base
+        };
+        self.app = scene_app(&self.lesson, scene, base, None);
+        self.scene = scene;
+        self.card = card && self.lesson.scenes[scene].card.is_some();
+    }
+
+    fn moved(&mut self, to: Move) {
+        let last = self.lesson.scenes.len() - 1;
+        match to {
+            Move::NextScene if self.scene < last => self.open(self.scene + 1, true),
+            Move::PrevScene if self.card && self.scene > 0 => self.open(self.scene - 1, false),
+            // Back from a run goes to its own card, where it has one.
+            Move::PrevScene if !self.card && self.lesson.scenes[self.scene].card.is_some() => {
+                self.open(self.scene, true)
+            }
+            Move::PrevScene if self.scene > 0 => self.open(self.scene - 1, false),
+            Move::Restore if !self.card => {
+                let base = Settings {
+                    lang: self.app.lang,
+                    theme: self.app.theme(),
+                    ..self.base
+                };
+                let step = self.app.cursor();
+                self.app = scene_app(&self.lesson, self.scene, base, Some(step));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The run screen on scene `scene` of `lesson`, under the lesson's
+/// settings over `base`; on `step` (0-based) when given, else where the
+/// scene opens.
+fn scene_app(lesson: &Resolved, scene: usize, base: Settings, step: Option<usize>) -> App {
+    let s = &lesson.scenes[scene];
+    let settings = Settings {
+        max_turns: s.max_turns,
+        dialect: s.dialect,
+        check: s.check.unwrap_or(base.check),
+        mistake: s.mistake,
+        lang: s.lang.unwrap_or(base.lang),
+        autoplay: s.autoplay.is_some() || base.autoplay,
+        step: step.or(s.open_at).map(|n| n + 1),
+        ..base
+    };
+    let app = App::new(&s.runs, s.index, settings)
+        .in_scene((scene, lesson.scenes.len()), s.remarks.clone());
+    match s.autoplay {
+        Some(pace) => app.at_pace(pace),
+        None => app,
+    }
+}
+
+/// The lesson's own keys: the scene keys, and `r`.
+fn lesson_move(key: KeyEvent, card: bool) -> Option<Move> {
+    if key.kind == KeyEventKind::Release || key.modifiers.contains(KeyModifiers::CONTROL) {
+        return None;
+    }
+    match key.code {
+        KeyCode::Char(']') | KeyCode::PageDown => Some(Move::NextScene),
+        KeyCode::Char('[') | KeyCode::PageUp => Some(Move::PrevScene),
+        // On a card, the keys that step on open the run.
+        KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter if card => None,
+        KeyCode::Char('r') => Some(Move::Restore),
+        _ => None,
+    }
+}
+
+impl Screen for Present {
+    fn draw(&self, frame: &mut Frame) -> Option<Extents> {
+        if !self.card {
+            return self.app.draw(frame);
+        }
+        let scene = &self.lesson.scenes[self.scene];
+        let lang = self.app.lang;
+        let say = Say::new(lang, Dialect::default());
+        let look = Look {
+            theme: self.app.theme(),
+            monochrome: self.base.monochrome,
+        };
+        let title = format!(
+            " {} · {}",
+            sanitize(self.lesson.title.get(lang)),
+            say.scene_position(self.scene, self.lesson.scenes.len())
+        );
+        let card = scene.card.as_ref().map_or("", |c| c.get(lang));
+        let lines: Vec<Line> = card.lines().map(|l| Line::from(sanitize(l))).collect();
+        let [top, middle, bottom] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ])
+        .areas(frame.area());
+        frame.render_widget(Paragraph::new(title).style(theme::TITLE_BAR), top);
+        let height = (lines.len() as u16).min(middle.height);
+        let [text] = Layout::vertical([Constraint::Length(height)])
+            .flex(Flex::Center)
+            .areas(middle);
+        let [text] = Layout::horizontal([Constraint::Max(72)])
+            .flex(Flex::Center)
+            .areas(text);
+        frame.render_widget(
+            Paragraph::new(lines)
+                .style(theme::TEXT)
+                .wrap(Wrap { trim: false }),
+            text,
+        );
+        frame.render_widget(
+            Paragraph::new(say.present_card_keys()).style(theme::LABEL),
+            bottom,
+        );
+        look.apply(frame.buffer_mut());
+        None
+    }
+
+    fn update(&mut self, msg: Msg) -> Effect {
+        if let Msg::Term(TermEvent::Key(key)) = &msg {
+            if let Some(to) = lesson_move(*key, self.card) {
+                self.moved(to);
+                return Effect::Stay;
+            }
+            if self.card {
+                let opens = matches!(
+                    key.code,
+                    KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter
+                );
+                let quits = matches!(key.code, KeyCode::Char('q') | KeyCode::Esc)
+                    || (key.code == KeyCode::Char('c')
+                        && key.modifiers.contains(KeyModifiers::CONTROL));
+                if opens && key.kind != KeyEventKind::Release {
+                    self.card = false;
+                }
+                return if quits { Effect::Quit } else { Effect::Stay };
+            }
+        }
+        if self.card {
+            return Effect::Stay;
+        }
+        self.app.update(msg)
+    }
+
+    fn working(&self) -> bool {
+        !self.card && Screen::working(&self.app)
+    }
+
+    fn ticking(&self) -> Option<super::runtime::Ticking> {
+        if self.card {
+            return None;
+        }
+        self.app.ticking()
+    }
+}
+
+/// Takes over the terminal and presents `lesson` until the presenter
+/// quits; always gives the terminal back.
+pub fn present(lesson: Resolved, settings: Settings, what: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(crate::narrate::Trouble::NeedsTerminal {
+            what: what.to_owned()
+        });
+    }
+    let mut taken = super::TakenTerminal::take(settings.mouse)?;
+    let mut screen = Present::new(lesson, settings);
+    super::run_screen(&mut taken.terminal, &mut screen, &mut super::TerminalEvents)
+}
