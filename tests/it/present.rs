@@ -233,3 +233,17 @@ fn every_example_lesson_fits_the_lesson_schema_and_the_schema_knows_every_name()
         loopstep::dialect::Dialect::ALL.map(|d| d.id().to_owned())
     );
 }
+
+#[test]
+fn the_help_in_a_lesson_names_its_scene_keys_first() {
+    let (_, help) = present(Lang::En, (120, 40), &["Right", "?"]);
+    assert!(
+        help.contains("next / previous scene of the lesson"),
+        "{help}"
+    );
+    assert!(
+        help.contains("the lesson's settings for this scene again"),
+        "{help}"
+    );
+    assert!(!help.contains("max_turns back to the run's own"), "{help}");
+}

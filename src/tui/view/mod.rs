@@ -279,7 +279,14 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
         }
     }
     let help = if *app.mode() == Mode::Help {
-        help::render_overlay(frame, area, say, help_rows(say), app.help_scroll)
+        // In a lesson presented, its scene keys come first: they take ] and [.
+        let mut rows = help_rows(say);
+        if app.scene().is_some() {
+            rows.retain(|(keys, _)| keys != "r");
+            rows.insert(0, ("] PgDn / [ PgUp".to_owned(), say.present_scene_keys()));
+            rows.insert(1, ("r".to_owned(), say.present_restore_key()));
+        }
+        help::render_overlay(frame, area, say, rows, app.help_scroll)
     } else {
         0
     };
