@@ -126,6 +126,11 @@ pub enum Command {
             loopstep validate lessons/seed-000.toml   every run loads, every setting and step exists"
     )]
     Present(commands::Present),
+    /// The teacher's notes on a second terminal: for the step a presenter
+    /// is on (`present LESSON --publish-notes`), its notes and what comes
+    /// next; it waits for the presenter and follows it from then on.
+    #[cfg(unix)]
+    Notes(commands::Notes),
     /// Two runs side by side, or one run under two settings, stepping
     /// together; marks the first step where they part (`v` goes there).
     #[command(

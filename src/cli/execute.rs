@@ -24,6 +24,8 @@ pub fn execute(command: Command, globals: Globals) -> Result<ExitCode, Failure> 
         Command::Export(export) => export.execute(&globals)?,
         Command::Validate(validate) => validate.execute(&globals)?,
         Command::Present(present) => present.execute(&globals)?,
+        #[cfg(unix)]
+        Command::Notes(notes) => notes.execute(&globals)?,
         Command::Import(import) => import.execute(&globals)?,
         Command::Sweep(sweep) => sweep.execute(&globals)?,
         Command::Table(table) => table.execute(&globals)?,

@@ -13,6 +13,8 @@ mod jumps;
 pub mod keymap;
 pub mod link;
 pub mod loading;
+#[cfg(unix)]
+pub mod notes;
 pub mod present;
 pub mod quiz;
 mod retell;

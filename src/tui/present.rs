@@ -31,7 +31,18 @@ pub struct Present {
     app: App,
     /// How the presenter opened it: the look, the quiz, the lens.
     base: Settings,
+    /// Where the notes screen hears where the presenter is.
+    #[cfg(unix)]
+    publisher: Option<super::notes::Publisher>,
+    /// When the presentation started (seconds since the Unix epoch).
+    #[cfg(unix)]
+    started: u64,
 }
+
+/// How often a presenter that publishes its notes takes new listeners
+/// while nothing else happens.
+#[cfg(unix)]
+const TAKE_LISTENERS: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// What a key asks of the lesson, before the scene's run sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +65,34 @@ impl Present {
             card,
             app,
             base,
+            #[cfg(unix)]
+            publisher: None,
+            #[cfg(unix)]
+            started: super::notes::now(),
+        }
+    }
+
+    /// The same, telling the notes screen where it is through `publisher`.
+    #[cfg(unix)]
+    pub fn publishing(mut self, publisher: super::notes::Publisher) -> Self {
+        self.publisher = Some(publisher);
+        self.publish();
+        self
+    }
+
+    /// Tells the listeners where the presenter is now.
+    #[cfg(unix)]
+    fn publish(&mut self) {
+        let at = super::notes::Where::new(
+            self.scene,
+            self.card,
+            self.app.cursor(),
+            self.app.lang,
+            self.app.config(),
+            self.started,
+        );
+        if let Some(publisher) = &mut self.publisher {
+            publisher.publish(&at);
         }
     }
 
@@ -189,6 +228,35 @@ impl Screen for Present {
     }
 
     fn update(&mut self, msg: Msg) -> Effect {
+        let effect = self.take(msg);
+        #[cfg(unix)]
+        self.publish();
+        effect
+    }
+
+    fn working(&self) -> bool {
+        !self.card && Screen::working(&self.app)
+    }
+
+    fn ticking(&self) -> Option<super::runtime::Ticking> {
+        let playing = (!self.card).then(|| self.app.ticking()).flatten();
+        #[cfg(unix)]
+        if self.publisher.is_some() {
+            return Some(match playing {
+                Some(ticking) if ticking.every <= TAKE_LISTENERS => ticking,
+                _ => super::runtime::Ticking {
+                    every: TAKE_LISTENERS,
+                    at: (self.app.cursor(), "publishing"),
+                },
+            });
+        }
+        playing
+    }
+}
+
+impl Present {
+    /// A message for the lesson or, inside a scene, for its run.
+    fn take(&mut self, msg: Msg) -> Effect {
         if let Msg::Term(TermEvent::Key(key)) = &msg {
             if let Some(to) = lesson_move(*key, self.card) {
                 self.moved(to);
@@ -211,31 +279,49 @@ impl Screen for Present {
         if self.card {
             return Effect::Stay;
         }
-        self.app.update(msg)
-    }
-
-    fn working(&self) -> bool {
-        !self.card && Screen::working(&self.app)
-    }
-
-    fn ticking(&self) -> Option<super::runtime::Ticking> {
-        if self.card {
-            return None;
+        // The publisher's own ticks are no autoplay's.
+        if matches!(msg, Msg::Tick) && self.app.ticking().is_none() {
+            return Effect::Stay;
         }
-        self.app.ticking()
+        self.app.update(msg)
     }
 }
 
 /// Takes over the terminal and presents `lesson` until the presenter
-/// quits; always gives the terminal back.
-pub fn present(lesson: Resolved, settings: Settings, what: &str) -> anyhow::Result<()> {
+/// quits, telling where it is on the socket `notes` names, if given;
+/// always gives the terminal back.
+pub fn present(
+    lesson: Resolved,
+    settings: Settings,
+    what: &str,
+    notes: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         anyhow::bail!(crate::narrate::Trouble::NeedsTerminal {
             what: what.to_owned()
         });
     }
-    let mut taken = super::TakenTerminal::take(settings.mouse)?;
     let mut screen = Present::new(lesson, settings);
+    if let Some(socket) = notes {
+        screen = publish_on(screen, socket)?;
+    }
+    let mut taken = super::TakenTerminal::take(settings.mouse)?;
     super::run_screen(&mut taken.terminal, &mut screen, &mut super::TerminalEvents)
+}
+
+#[cfg(unix)]
+fn publish_on(screen: Present, socket: &std::path::Path) -> anyhow::Result<Present> {
+    use anyhow::Context;
+    let publisher = super::notes::Publisher::bind(socket).with_context(|| {
+        crate::narrate::Trouble::PublishNotes {
+            shown: crate::transcript::shown_path(socket),
+        }
+    })?;
+    Ok(screen.publishing(publisher))
+}
+
+#[cfg(not(unix))]
+fn publish_on(_: Present, _: &std::path::Path) -> anyhow::Result<Present> {
+    anyhow::bail!("speaker notes need a Unix socket, which this system does not have")
 }

@@ -29,6 +29,7 @@ mod linear;
 mod link;
 mod loading;
 mod long_runs;
+mod notes;
 mod odd_files;
 mod openhands_logs;
 mod present;

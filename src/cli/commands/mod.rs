@@ -16,6 +16,8 @@ pub use compare::Compare;
 pub use export::Export;
 pub use import::Import;
 pub use play::Play;
+#[cfg(unix)]
+pub use present::Notes;
 pub use present::Present;
 #[cfg(feature = "record")]
 pub use record::Record;

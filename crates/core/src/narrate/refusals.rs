@@ -289,6 +289,10 @@ pub enum Trouble {
     },
     /// `record`: the proxy's runtime could not start.
     StartProxy,
+    /// `present --publish-notes`: the notes' socket could not be opened.
+    PublishNotes {
+        shown: String,
+    },
 }
 
 impl Say {
@@ -333,6 +337,10 @@ impl Say {
             (Lang::Zh, Trouble::StartCommand { command }) => format!("无法启动 {command}"),
             (Lang::En, Trouble::StartProxy) => "could not start the proxy".into(),
             (Lang::Zh, Trouble::StartProxy) => "无法启动代理".into(),
+            (Lang::En, Trouble::PublishNotes { shown }) => {
+                format!("could not publish the notes on {shown}")
+            }
+            (Lang::Zh, Trouble::PublishNotes { shown }) => format!("无法在 {shown} 上发布讲稿"),
         }
     }
 

@@ -385,6 +385,71 @@ impl Say {
         )
     }
 
+    // The teacher's notes screen.
+    pub fn notes_title(self, lesson: &str, (scene, of): (usize, usize), seconds: u64) -> String {
+        let (minutes, seconds) = (seconds / 60, seconds % 60);
+        match self.lang {
+            Lang::En => format!(
+                " notes · {lesson} · scene {}/{of} · {minutes}:{seconds:02} elapsed",
+                scene + 1
+            ),
+            Lang::Zh => format!(
+                " 讲稿 · {lesson} · 第 {}/{of} 幕 · 已用时 {minutes}:{seconds:02}",
+                scene + 1
+            ),
+        }
+    }
+
+    pub fn notes_title_waiting(self, lesson: &str) -> String {
+        match self.lang {
+            Lang::En => format!(" notes · {lesson}"),
+            Lang::Zh => format!(" 讲稿 · {lesson}"),
+        }
+    }
+
+    pub fn notes_waiting(self) -> &'static str {
+        self.pick(
+            "Waiting for the presenter: loopstep present LESSON --publish-notes, in another \
+             terminal. The notes follow it as soon as it starts, and again after a restart.",
+            "正在等待主讲：请在另一个终端运行 loopstep present LESSON --publish-notes。\
+             它一启动讲稿就会跟上，重启后也会重新跟上。",
+        )
+    }
+
+    pub fn notes_on_card(self) -> &'static str {
+        self.pick(
+            "The class reads the scene's title card:",
+            "学生正在看这一幕的标题卡：",
+        )
+    }
+
+    pub fn notes_now(self, step: usize) -> String {
+        match self.lang {
+            Lang::En => format!("Now, step {}: your notes", step + 1),
+            Lang::Zh => format!("现在是第 {} 步：讲稿", step + 1),
+        }
+    }
+
+    pub fn notes_none(self) -> &'static str {
+        self.pick("(no note for this step)", "（这一步没有讲稿）")
+    }
+
+    pub fn notes_next(self, step: usize, turn: u32, phase: Phase) -> String {
+        let phase = self.phase(phase);
+        match self.lang {
+            Lang::En => format!("Next, step {} · turn {turn} · {phase}:", step + 1),
+            Lang::Zh => format!("下一步：第 {} 步 · 第 {turn} 轮 · {phase}：", step + 1),
+        }
+    }
+
+    pub fn notes_last(self) -> &'static str {
+        self.pick("This is the scene's last step.", "这是这一幕的最后一步。")
+    }
+
+    pub fn notes_keys(self) -> &'static str {
+        self.pick(" q quit", " q 退出")
+    }
+
     /// The help's rows for a lesson's own keys.
     pub fn present_scene_keys(self) -> &'static str {
         self.pick(
