@@ -142,6 +142,24 @@ impl Present {
     }
 }
 
+/// The run screen on every scene of `lesson`, each at its start, for a
+/// handout of the whole lesson.
+pub fn scene_apps(lesson: &Resolved, base: Settings) -> Vec<App> {
+    (0..lesson.scenes.len())
+        .map(|scene| {
+            scene_app(
+                lesson,
+                scene,
+                Settings {
+                    autoplay: false,
+                    ..base
+                },
+                Some(0),
+            )
+        })
+        .collect()
+}
+
 /// The run screen on scene `scene` of `lesson`, under the lesson's
 /// settings over `base`; on `step` (0-based) when given, else where the
 /// scene opens.

@@ -247,3 +247,43 @@ fn the_help_in_a_lesson_names_its_scene_keys_first() {
     );
     assert!(!help.contains("max_turns back to the run's own"), "{help}");
 }
+
+#[test]
+fn a_lesson_exports_as_one_handout_with_its_cards_and_remarks_and_notes_on_request() {
+    let plain = common::printed(&["export", "lessons/seed-000.toml", "-o", "-"]);
+    // Every scene, in order, each under its run's title, its card first.
+    assert_eq!(plain.matches("\n---\n").count(), 7, "eight scenes");
+    assert!(plain.contains("Watch the four phases"), "the first card");
+    assert!(plain.contains("None is no answer"), "the lesson's remark");
+    assert!(!plain.contains("**notes:**"), "notes only when asked");
+    let with_notes = common::printed(&["export", "lessons/seed-000.toml", "-o", "-", "--notes"]);
+    // Scene 1 has three notes, scenes 2 and 3 one each.
+    assert_eq!(with_notes.matches("**notes:**").count(), 5);
+    let zh = common::printed(&[
+        "--lang",
+        "zh",
+        "export",
+        "lessons/seed-000.toml",
+        "-o",
+        "-",
+        "--notes",
+    ]);
+    assert!(zh.contains("**讲稿：**"), "{zh}");
+    let html = common::printed(&[
+        "export",
+        "lessons/seed-002.toml",
+        "-o",
+        "-",
+        "--format",
+        "html",
+        "--notes",
+    ]);
+    assert!(html.contains("<p class=\"notes\">"), "{html}");
+    let refused = common::ran(&["export", "paris", "-o", "-", "--notes"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("not a lesson"),
+        "{}",
+        refused.stderr
+    );
+}

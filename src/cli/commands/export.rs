@@ -54,6 +54,9 @@ pub struct Export {
     /// run it holds, one after another].
     #[arg(long = "run", value_name = "N")]
     pub only: Option<NonZeroUsize>,
+    /// With a lesson: the teacher's notes too, under their steps.
+    #[arg(long)]
+    pub notes: bool,
 }
 
 impl Export {
@@ -70,6 +73,7 @@ impl Export {
             no_redact,
             lens,
             only,
+            notes,
         } = self;
         let format = format.unwrap_or_else(|| HandoutFormat::of_path(&output));
         if size.is_some() && format != HandoutFormat::Cast {
@@ -84,6 +88,23 @@ impl Export {
             true => None,
             false => Some(OutputFile::check(Path::new(&run), &output, force)?),
         };
+        if crate::lesson::is_lesson(&run) {
+            let settings = tui::Settings {
+                react: lens == Some(Lens::React),
+                ..loop_flags.settings(lang, ScreenFlags::default())
+            };
+            let handout = lesson_handout(&run, settings, format, notes)?;
+            let say = Say::new(lang, Dialect::default());
+            return match file {
+                None => Ok(emit(&handout)?),
+                Some(file) => Ok(write_file(say, &file, |out| {
+                    out.write_all(handout.as_bytes())
+                })?),
+            };
+        }
+        if notes {
+            return Err(Failure::Refused(Refusal::NotesWithoutLesson));
+        }
         ensure_exists(&run)?;
         let (runs, index) = screen_runs(&run, &globals.opening(from), !no_redact)?;
         // A built-in is one run; a file's runs follow the built-ins.
@@ -132,4 +153,40 @@ impl Export {
         }
         Ok(())
     }
+}
+
+/// A handout of a whole lesson: every scene from its start, its card as
+/// its description, the lesson's remarks in, and its notes with `notes`.
+fn lesson_handout(
+    path: &str,
+    settings: tui::Settings,
+    format: HandoutFormat,
+    notes: bool,
+) -> Result<String, Failure> {
+    let lesson = crate::lesson::load(Path::new(path))?;
+    let mut apps = tui::present::scene_apps(&lesson, settings);
+    let mut handouts = Handout::all(&mut apps);
+    for ((handout, scene), app) in handouts.iter_mut().zip(&lesson.scenes).zip(&apps) {
+        let lang = app.say().lang;
+        if let Some(card) = &scene.card {
+            handout.description = crate::text::sanitize(card.get(lang));
+        }
+        for (step, text) in scene.notes.iter().filter(|_| notes) {
+            if let Some(step) = handout.steps.get_mut(*step) {
+                step.notes = Some(crate::text::sanitize(text.get(lang)));
+            }
+        }
+    }
+    Ok(match format {
+        HandoutFormat::Markdown => handout::markdown(&handouts),
+        HandoutFormat::Html => handout::html(&handouts),
+        HandoutFormat::Cast => {
+            handout::cast(&mut apps, ScreenSize::default()).map_err(|e| match e {
+                CastError::TooLong { most, minutes } => {
+                    Failure::Refused(Refusal::CastTooLong { most, minutes })
+                }
+                CastError::Draw(error) => Failure::Other(anyhow::Error::new(error)),
+            })?
+        }
+    })
 }

@@ -69,7 +69,12 @@ fn write_run(out: &mut String, handout: &Handout, run: usize, number: &mut usize
     );
     for step in &handout.steps {
         *number += 1;
-        write_step(out, *number, step, (say.loop_title(), say.remark()));
+        write_step(
+            out,
+            *number,
+            step,
+            (say.loop_title(), say.remark(), say.notes_label()),
+        );
     }
     let ending = match handout.ending {
         Finish::Answered => "answered",
@@ -88,7 +93,7 @@ fn write_step(
     out: &mut String,
     number: usize,
     step: &Step,
-    (diagram_title, remark_label): (&str, &str),
+    (diagram_title, remark_label, notes_label): (&str, &str, &str),
 ) {
     let diagram: Vec<String> = step
         .diagram
@@ -113,7 +118,7 @@ fn write_step(
          <h2><a href=\"#step-{number}\">{heading}</a></h2>\n\
          <pre class=\"diagram\" aria-label=\"{diagram_title}\">{diagram}</pre>\n\
          <div class=\"words\">\n<p class=\"line\"><code>{line}</code></p>\n\
-         <p class=\"caption\">{caption}</p>\n{react}{remark}</div>\n</li>\n",
+         <p class=\"caption\">{caption}</p>\n{react}{remark}{notes}</div>\n</li>\n",
         phase = escape(step.phase),
         heading = escape(&step.heading),
         diagram_title = escape(diagram_title),
@@ -134,6 +139,14 @@ fn write_step(
                 "<p class=\"remark\"><strong>{}</strong> {}</p>\n",
                 escape(remark_label.trim()),
                 escape(remark)
+            )),
+        notes = step
+            .notes
+            .as_ref()
+            .map_or_else(String::new, |notes| format!(
+                "<p class=\"notes\"><strong>{}</strong> {}</p>\n",
+                escape(notes_label.trim()),
+                escape(notes)
             )),
     );
 }

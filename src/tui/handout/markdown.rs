@@ -48,6 +48,13 @@ fn run(handout: &Handout) -> String {
                 para(remark)
             );
         }
+        if let Some(notes) = &step.notes {
+            out += &format!(
+                "> **{}** {}\n\n",
+                escaped(say.notes_label().trim()),
+                para(notes)
+            );
+        }
     }
     out += &format!("**{}**\n", para(&handout.result));
     out

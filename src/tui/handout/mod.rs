@@ -70,8 +70,11 @@ pub struct Step {
     pub line: String,
     /// The screen's caption: what the step does and why.
     pub caption: String,
-    /// The course author's remark on this call, where the run has one.
+    /// The course author's remark on this call, where the run has one,
+    /// after a lesson's remark on this step.
     pub remark: Option<String>,
+    /// A lesson's notes for the teacher at this step, when asked for.
+    pub notes: Option<String>,
     /// The step as ReAct names it, when the lens is on.
     pub react: Option<String>,
     /// The loop diagram as the screen drew it, the current phase marked.
@@ -114,7 +117,13 @@ impl Handout {
                 phase: step.event.phase().as_str(),
                 line: clean(&line),
                 caption: clean(&caption_text(app)),
-                remark: call_remark(app.transcript(), step).map(clean),
+                remark: {
+                    let lesson = app.lesson_remark().map(str::to_owned);
+                    let call = call_remark(app.transcript(), step).map(str::to_owned);
+                    let both: Vec<String> = lesson.into_iter().chain(call).collect();
+                    (!both.is_empty()).then(|| clean(&both.join(" ")))
+                },
+                notes: None,
                 react: app
                     .react
                     .then(|| say.react_line(step, reply_of(app.trace().messages, step)))

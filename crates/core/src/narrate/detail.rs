@@ -14,6 +14,11 @@ impl Say {
         self.pick("remark: ", "讲解：")
     }
 
+    /// A teacher's notes in a lesson's handout.
+    pub fn notes_label(self) -> &'static str {
+        self.pick("notes: ", "讲稿：")
+    }
+
     pub fn more_below(self) -> &'static str {
         self.pick(" · PgUp/PgDn scroll", " · PgUp/PgDn 滚动")
     }

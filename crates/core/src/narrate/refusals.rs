@@ -38,6 +38,8 @@ pub enum Refusal {
         format: String,
     },
     NothingToCompare,
+    /// `export --notes` of a run: only a lesson has notes.
+    NotesWithoutLesson,
     /// `--run N` past the runs a file holds.
     NoSuchRun {
         asked: usize,
@@ -88,6 +90,10 @@ fn refusal_en(refusal: &Refusal) -> String {
              ending in .cast); this export is {format}"
         ),
         Refusal::NothingToCompare => "there is no run in it to compare".into(),
+        Refusal::NotesWithoutLesson => {
+            "--notes adds a lesson's notes for the teacher; this is a run, not a lesson (.toml)"
+                .into()
+        }
         Refusal::NoSuchRun { asked, runs: 1 } => {
             format!("--run {asked} asks for a run the file does not have: it holds one run")
         }
@@ -153,6 +159,9 @@ fn refusal_zh(refusal: &Refusal) -> String {
              OUT）；这次导出的格式是 {format}"
         ),
         Refusal::NothingToCompare => "其中没有可以比较的记录".into(),
+        Refusal::NotesWithoutLesson => {
+            "--notes 用来加入课程里给老师的讲稿；这是一条运行记录，不是课程文件（.toml）".into()
+        }
         Refusal::NoSuchRun { asked, runs } => {
             format!("--run {asked} 要的运行记录不存在：文件里共有 {runs} 条，从 1 开始数")
         }
