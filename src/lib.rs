@@ -20,3 +20,4 @@ pub use loopstep_record as record;
 
 pub mod cli;
 pub mod tui;
+pub mod write_file;

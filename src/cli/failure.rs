@@ -27,6 +27,12 @@ pub enum Failure {
     Other(#[from] anyhow::Error),
 }
 
+impl From<Refusal> for Failure {
+    fn from(refusal: Refusal) -> Self {
+        Failure::Refused(refusal)
+    }
+}
+
 impl Failure {
     /// What went wrong, in `lang`: a load error's words are narrate's.
     pub fn message(&self, lang: Lang) -> String {

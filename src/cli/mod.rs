@@ -9,7 +9,6 @@ mod implied;
 mod output;
 mod runs;
 mod settings;
-mod write_file;
 
 pub use arguments::*;
 pub use clap_error::{lang_of_args, render as render_argument_error};

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 
-use super::write_file::OutputFile;
+use crate::write_file::OutputFile;
 use crate::narrate::{Say, Trouble};
 use crate::text::sanitize;
 

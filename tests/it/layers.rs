@@ -17,7 +17,7 @@ fn layer(module: &str) -> Option<u8> {
         "engine" => 3,
         "transcript" => 4,
         "redact" | "prices" | "lesson" => 5,
-        "narrate" => 6,
+        "narrate" | "write_file" => 6,
         "report" | "compare" | "tui" | "sweep" => 7,
         "cli" => 8,
         _ => return None,

@@ -11,7 +11,7 @@ use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
-use crate::cli::write_file::OutputFile;
+use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::{Refusal, Say, Trouble};
 use crate::transcript::{BUILTIN_NAMES, ensure_exists};

@@ -9,7 +9,7 @@ use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
-use crate::cli::write_file::OutputFile;
+use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::report;

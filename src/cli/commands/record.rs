@@ -11,7 +11,7 @@ use clap::Args;
 use crate::cli::failure::Failure;
 use crate::cli::output::tell;
 use crate::cli::settings::Globals;
-use crate::cli::write_file::OutputFile;
+use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::record::{self, Family, Limits, Options, UpstreamError, Upstreams};

@@ -11,7 +11,7 @@ use crate::cli::arguments::*;
 use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::settings::Globals;
-use crate::cli::write_file::OutputFile;
+use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::engine::{CheckPolicy, Config, MAX_TURNS};
 use crate::narrate::Say;

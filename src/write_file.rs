@@ -1,4 +1,4 @@
-//! The one way a command writes a file (`-o OUT`), so that no output ever
+//! The one way loopstep writes a file (`-o OUT`, a lesson's note), so that no output ever
 //! costs the user a file they had:
 //! - a symbolic link is followed, and what it points to is written (the
 //!   link stays a link); a link to nothing is written only with `--force`;
@@ -16,12 +16,11 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::failure::Failure;
 use crate::narrate::Refusal;
 use crate::transcript::is_part_of;
 
 /// A file a command may write, checked before the recording is read.
-pub(super) struct OutputFile {
+pub struct OutputFile {
     /// What the user named, for messages.
     named: PathBuf,
     /// Where the text goes: `named`, its links followed.
@@ -45,37 +44,37 @@ impl OutputFile {
     /// Checks that `output` may be written by a command reading
     /// `recording`: what already exists there is replaced only with
     /// `force`.
-    pub fn check(recording: &Path, output: &Path, force: bool) -> Result<Self, Failure> {
+    pub fn check(recording: &Path, output: &Path, force: bool) -> Result<Self, Refusal> {
         let shown = output.display().to_string();
         let (path, found, linked) = follow_links(output).map_err(|e| {
-            Failure::Refused(Refusal::CannotLook {
+            Refusal::CannotLook {
                 shown: shown.clone(),
                 error: e.to_string(),
-            })
+            }
         })?;
         if found.as_ref().is_some_and(Metadata::is_dir) {
-            return Err(Failure::Refused(Refusal::Folder { shown }));
+            return Err(Refusal::Folder { shown });
         }
         if is_part_of(recording, &path) {
-            return Err(Failure::Refused(Refusal::PartOfRecording { shown }));
+            return Err(Refusal::PartOfRecording { shown });
         }
         let kind = match found {
             None if linked && !force => {
-                return Err(Failure::Refused(Refusal::DanglingLink {
+                return Err(Refusal::DanglingLink {
                     shown,
                     target: path.display().to_string(),
-                }));
+                });
             }
             None => Kind::New,
             Some(metadata) if metadata.is_file() => {
                 if !force {
-                    return Err(Failure::Refused(Refusal::Exists { shown }));
+                    return Err(Refusal::Exists { shown });
                 }
                 Kind::Replaced(metadata)
             }
             Some(metadata) if writes_through(&metadata) => Kind::Through,
             Some(_) => {
-                return Err(Failure::Refused(Refusal::NotWritable { shown }));
+                return Err(Refusal::NotWritable { shown });
             }
         };
         Ok(OutputFile {
