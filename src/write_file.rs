@@ -46,11 +46,9 @@ impl OutputFile {
     /// `force`.
     pub fn check(recording: &Path, output: &Path, force: bool) -> Result<Self, Refusal> {
         let shown = output.display().to_string();
-        let (path, found, linked) = follow_links(output).map_err(|e| {
-            Refusal::CannotLook {
-                shown: shown.clone(),
-                error: e.to_string(),
-            }
+        let (path, found, linked) = follow_links(output).map_err(|e| Refusal::CannotLook {
+            shown: shown.clone(),
+            error: e.to_string(),
         })?;
         if found.as_ref().is_some_and(Metadata::is_dir) {
             return Err(Refusal::Folder { shown });

@@ -3,9 +3,9 @@
 
 use anyhow::Context;
 
-use crate::write_file::OutputFile;
 use crate::narrate::{Say, Trouble};
 use crate::text::sanitize;
+use crate::write_file::OutputFile;
 
 /// Writes `output` whole with what `fill` writes, and says so.
 pub(super) fn write_file(

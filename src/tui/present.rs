@@ -37,6 +37,12 @@ pub struct Present {
     /// When the presentation started (seconds since the Unix epoch).
     #[cfg(unix)]
     started: u64,
+    /// The lesson's file, where `i` writes a note.
+    file: Option<std::path::PathBuf>,
+    /// The note being typed, after `i`.
+    typing: Option<String>,
+    /// What the last note's saving came to, until the next key.
+    said: Option<String>,
 }
 
 /// How often a presenter that publishes its notes takes new listeners
@@ -69,7 +75,81 @@ impl Present {
             publisher: None,
             #[cfg(unix)]
             started: super::notes::now(),
+            file: None,
+            typing: None,
+            said: None,
         }
+    }
+
+    /// The same, `i` writing a note at the step on screen into `file`.
+    pub fn writing_notes_to(mut self, file: &std::path::Path) -> Self {
+        self.file = Some(file.to_owned());
+        self
+    }
+
+    /// Saves `note` at the step on screen into the lesson's file, through
+    /// the writer every file goes through; and keeps it for this session.
+    fn save_note(&mut self, note: String) -> String {
+        let say = self.app.say();
+        let Some(file) = self.file.clone() else {
+            return String::new();
+        };
+        let step = self.app.step();
+        let at = crate::lesson::StepName::Phase {
+            turn: step.turn,
+            phase: step.event.phase().as_str().to_owned(),
+        };
+        let shown = crate::transcript::shown_path(&file);
+        let written = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|text| crate::lesson::with_note(&text, self.scene, &at, &note))
+            .ok_or_else(|| say.note_not_saved(&shown))
+            .and_then(|text| {
+                let output =
+                    crate::write_file::OutputFile::check(std::path::Path::new(""), &file, true)
+                        .map_err(|refusal| say.refusal(&refusal))?;
+                output
+                    .write(|out| out.write_all(text.as_bytes()))
+                    .map_err(|_| say.note_not_saved(&shown))
+            });
+        match written {
+            Ok(()) => {
+                let cursor = self.app.cursor();
+                self.lesson.scenes[self.scene]
+                    .notes
+                    .push((cursor, crate::lesson::Text::Same(note)));
+                say.note_saved(&at.to_string(), &shown)
+            }
+            Err(why) => why,
+        }
+    }
+
+    /// A key while a note is typed: its text, Enter to save, Esc to drop.
+    fn typed(&mut self, key: KeyEvent) -> Effect {
+        let Some(typing) = &mut self.typing else {
+            return Effect::Stay;
+        };
+        if key.kind == KeyEventKind::Release {
+            return Effect::Stay;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => return Effect::Quit,
+            // A note is a line, and a long one at that: no more.
+            KeyCode::Char(c) if !ctrl && typing.chars().count() < 500 => typing.push(c),
+            KeyCode::Backspace => {
+                typing.pop();
+            }
+            KeyCode::Esc => self.typing = None,
+            KeyCode::Enter => {
+                let note = self.typing.take().unwrap_or_default();
+                if !note.trim().is_empty() {
+                    self.said = Some(self.save_note(note.trim().to_owned()));
+                }
+            }
+            _ => {}
+        }
+        Effect::Stay
     }
 
     /// The same, telling the notes screen where it is through `publisher`.
@@ -201,7 +281,26 @@ fn lesson_move(key: KeyEvent, card: bool) -> Option<Move> {
 impl Screen for Present {
     fn draw(&self, frame: &mut Frame) -> Option<Extents> {
         if !self.card {
-            return self.app.draw(frame);
+            let extents = self.app.draw(frame);
+            // The note being typed, or what its saving came to, over the
+            // key bar.
+            let say = self.app.say();
+            let line = match (&self.typing, &self.said) {
+                (Some(typed), _) => Some(say.note_prompt(&sanitize(typed))),
+                (None, Some(said)) => Some(said.clone()),
+                (None, None) => None,
+            };
+            if let Some(line) = line {
+                let area = frame.area();
+                let bottom = ratatui::layout::Rect {
+                    y: area.bottom().saturating_sub(1),
+                    height: 1.min(area.height),
+                    ..area
+                };
+                frame.render_widget(ratatui::widgets::Clear, bottom);
+                frame.render_widget(Paragraph::new(line).style(theme::TITLE_BAR), bottom);
+            }
+            return extents;
         }
         let scene = &self.lesson.scenes[self.scene];
         let lang = self.app.lang;
@@ -276,6 +375,20 @@ impl Present {
     /// A message for the lesson or, inside a scene, for its run.
     fn take(&mut self, msg: Msg) -> Effect {
         if let Msg::Term(TermEvent::Key(key)) = &msg {
+            if self.typing.is_some() {
+                return self.typed(*key);
+            }
+            self.said = None;
+            let plain = !key.modifiers.contains(KeyModifiers::CONTROL);
+            if key.code == KeyCode::Char('i')
+                && plain
+                && !self.card
+                && self.file.is_some()
+                && key.kind != KeyEventKind::Release
+            {
+                self.typing = Some(String::new());
+                return Effect::Stay;
+            }
             if let Some(to) = lesson_move(*key, self.card) {
                 self.moved(to);
                 return Effect::Stay;
@@ -320,7 +433,7 @@ pub fn present(
             what: what.to_owned()
         });
     }
-    let mut screen = Present::new(lesson, settings);
+    let mut screen = Present::new(lesson, settings).writing_notes_to(std::path::Path::new(what));
     if let Some(socket) = notes {
         screen = publish_on(screen, socket)?;
     }

@@ -287,3 +287,37 @@ fn a_lesson_exports_as_one_handout_with_its_cards_and_remarks_and_notes_on_reque
         refused.stderr
     );
 }
+
+#[test]
+fn a_note_written_from_the_screen_lands_in_the_file_with_its_comments_kept() {
+    let dir = common::temp_dir("lesson-note");
+    let file = dir.join("lesson.toml");
+    std::fs::copy("lessons/seed-002.toml", &file).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let lesson = lesson::load(&file).unwrap();
+    let mut screen = Present::new(lesson, Settings::default()).writing_notes_to(&file);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    // Scene 1, its run's first call: `i`, a note, Enter.
+    let keys = [
+        "Right", "Right", "i", "A", "s", "k", " ", "w", "h", "y", "?", "Enter",
+    ];
+    let mut events = ScriptedEvents(keys.iter().map(|k| key(k)));
+    run_screen(&mut terminal, &mut screen, &mut events).unwrap();
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        after.contains("{ at = \"turn 0 call\", text = \"Ask why?\" }"),
+        "{after}"
+    );
+    // Everything else as it was: the comments, the order, the other notes.
+    let removed: Vec<&str> = before.lines().filter(|l| !after.contains(*l)).collect();
+    assert!(
+        removed.is_empty() || removed.iter().all(|l| l.contains("notes = [")),
+        "{removed:?}"
+    );
+    assert!(after.starts_with("#:schema ./lesson.schema.json\n# Seed 002's experiments"));
+    let text = terminal.backend().to_string();
+    assert!(text.contains("note saved at `turn 0 call`"), "{text}");
+    // The lesson still reads, with one note more.
+    let again = lesson::load(&file).unwrap();
+    assert_eq!(again.scenes[0].notes.len(), 2);
+}

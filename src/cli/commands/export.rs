@@ -11,12 +11,12 @@ use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
-use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::{Refusal, Say, Trouble};
 use crate::transcript::{BUILTIN_NAMES, ensure_exists};
 use crate::tui;
 use crate::tui::handout::{self, CastError, Handout, ScreenSize};
+use crate::write_file::OutputFile;
 
 #[derive(Debug, Args)]
 pub struct Export {

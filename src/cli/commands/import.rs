@@ -9,10 +9,10 @@ use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::runs::*;
 use crate::cli::settings::Globals;
-use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::report;
+use crate::write_file::OutputFile;
 
 #[derive(Debug, Args)]
 pub struct Import {

@@ -11,11 +11,11 @@ use clap::Args;
 use crate::cli::failure::Failure;
 use crate::cli::output::tell;
 use crate::cli::settings::Globals;
-use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::narrate::Say;
 use crate::record::{self, Family, Limits, Options, UpstreamError, Upstreams};
 use crate::tui;
+use crate::write_file::OutputFile;
 
 #[derive(Debug, Args)]
 pub struct Record {

@@ -11,13 +11,13 @@ use crate::cli::arguments::*;
 use crate::cli::failure::Failure;
 use crate::cli::output::*;
 use crate::cli::settings::Globals;
-use crate::write_file::OutputFile;
 use crate::dialect::Dialect;
 use crate::engine::{CheckPolicy, Config, MAX_TURNS};
 use crate::narrate::Say;
 use crate::sweep::{self, Curve, How, Range, table};
 use crate::text::sanitize;
 use crate::transcript::open_in;
+use crate::write_file::OutputFile;
 
 #[derive(Debug, Args)]
 pub struct Sweep {

@@ -285,6 +285,7 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
             rows.retain(|(keys, _)| keys != "r");
             rows.insert(0, ("] PgDn / [ PgUp".to_owned(), say.present_scene_keys()));
             rows.insert(1, ("r".to_owned(), say.present_restore_key()));
+            rows.insert(2, ("i".to_owned(), say.present_note_key()));
         }
         help::render_overlay(frame, area, say, rows, app.help_scroll)
     } else {

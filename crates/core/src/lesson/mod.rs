@@ -14,10 +14,12 @@
 //! notes = [{ at = "turn 1 call", text = "Ask: what is sent now?" }]
 //! ```
 
+mod edit;
 mod file;
 mod resolve;
 mod steps;
 
+pub use edit::with_note;
 pub use file::{AtStep, Lesson, MOST_BYTES, ReadError, Scene, Text, parse, read};
 pub use resolve::{PACES, Problem, Resolved, ResolvedScene, Why, resolve};
 pub use steps::{StepName, find_step};

@@ -22,6 +22,7 @@ mod gauge;
 mod lesson;
 mod mistakes;
 mod notes;
+mod present;
 mod problems;
 mod react;
 mod recording;
