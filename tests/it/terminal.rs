@@ -232,6 +232,15 @@ impl Session {
     }
 }
 
+/// A session a failed test leaves is ended with it: a presenter left
+/// running would keep its lesson's socket.
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn the_screen_runs_in_a_real_terminal_and_gives_it_back() {
     let mut session = Session::start("");
@@ -355,4 +364,48 @@ fn a_chinese_locale_opens_the_screen_in_chinese() {
     session.wait_for("In which year was the director of Aurora Run born?");
     session.press("q");
     assert_eq!(session.exit_code(), 0);
+}
+
+#[test]
+fn the_notes_follow_a_presenter_in_another_terminal_step_by_step() {
+    // A copy of the example lesson of its own: its socket is no other
+    // test's. The notes start first and wait for the presenter.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("notes-pty");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lesson = dir.join("lesson.toml");
+    std::fs::copy("lessons/seed-000.toml", &lesson).unwrap();
+    let lesson = lesson.display().to_string();
+    let mut notes = Session::start(&format!("notes '{lesson}'"));
+    notes.wait_for("Waiting for the presenter");
+    let mut presenter = Session::start(&format!("present '{lesson}' --publish-notes"));
+    presenter.wait_for("scene 1/8");
+    notes.wait_for("The class reads the scene's title card");
+    // Each step the presenter takes (the first opens the run), the notes
+    // show, with its note and the step to come.
+    let mut slowest = Duration::ZERO;
+    for (step, shows) in [
+        (1, "(no note for this step)"),
+        (2, "Every call sends the whole messages list"),
+        (3, "The branch is read from stop_reason"),
+    ] {
+        let pressed = Instant::now();
+        presenter.press("\x1b[C");
+        notes.wait_for(&format!("Now, step {step}: your notes"));
+        notes.wait_for(shows);
+        slowest = slowest.max(pressed.elapsed());
+    }
+    // The next scene, and the language the presenter switches to.
+    presenter.press("]");
+    notes.wait_for("scene 2/8");
+    presenter.press("\r");
+    presenter.press("L");
+    notes.wait_for("现在是第 1 步");
+    eprintln!("the notes followed each step within {slowest:?}");
+    presenter.press("q");
+    assert_eq!(presenter.exit_code(), 0);
+    // The presenter gone, the notes wait for the next one.
+    notes.wait_for("Waiting for the presenter");
+    notes.press("q");
+    assert_eq!(notes.exit_code(), 0);
 }
