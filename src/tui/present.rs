@@ -14,12 +14,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::App;
 use super::extents::Extents;
+use super::keymap::{Binding, CTRL_C, ch, key, look_up, one, pair, words};
 use super::runtime::{Effect, Msg, Screen};
 use super::settings::Settings;
 use super::theme::{self, Look};
 use crate::dialect::Dialect;
 use crate::lesson::Resolved;
-use crate::narrate::Say;
+use crate::narrate::{Say, Tr};
 use crate::text::sanitize;
 
 pub struct Present {
@@ -52,12 +53,65 @@ const TAKE_LISTENERS: std::time::Duration = std::time::Duration::from_millis(50)
 
 /// What a key asks of the lesson, before the scene's run sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Move {
+pub enum Move {
     NextScene,
     PrevScene,
     /// The lesson's settings for this scene again, on the same step.
     Restore,
+    /// A note for this step, typed and saved into the lesson file.
+    Note,
+    /// On a title card: the run.
+    Open,
+    Quit,
 }
+
+/// The lesson's own keys, which come before the run screen's: in the
+/// shape of every screen's table, feeding the help too.
+pub const BINDINGS: &[Binding<Move>] = &[
+    pair(
+        &[ch(']'), key(KeyCode::PageDown)],
+        Move::NextScene,
+        &[ch('['), key(KeyCode::PageUp)],
+        Move::PrevScene,
+        Tr {
+            en: "next / previous scene of the lesson (turns: n / p)",
+            zh: "课程的下一幕 / 上一幕（按轮跳转：n / p）",
+        },
+    ),
+    one(
+        &[ch('r')],
+        Move::Restore,
+        Tr {
+            en: "the lesson's settings for this scene again, on this step",
+            zh: "在这一步恢复课程为这一幕设定的设置",
+        },
+    ),
+    one(
+        &[ch('i')],
+        Move::Note,
+        Tr {
+            en: "write a note for this step into the lesson file",
+            zh: "为这一步写一条讲稿，存入课程文件",
+        },
+    ),
+];
+
+/// On a title card, the keys that open its run, and those that quit.
+const CARD: &[Binding<Move>] = &[
+    one(
+        &[key(KeyCode::Right), ch('l'), ch(' '), key(KeyCode::Enter)],
+        Move::Open,
+        Tr {
+            en: "open the scene's run",
+            zh: "打开这一幕",
+        },
+    ),
+    one(
+        &[ch('q'), key(KeyCode::Esc), CTRL_C],
+        Move::Quit,
+        words::QUIT,
+    ),
+];
 
 impl Present {
     /// The lesson's first scene, its card first; `base` holds the flags
@@ -263,21 +317,6 @@ fn scene_app(lesson: &Resolved, scene: usize, base: Settings, step: Option<usize
     }
 }
 
-/// The lesson's own keys: the scene keys, and `r`.
-fn lesson_move(key: KeyEvent, card: bool) -> Option<Move> {
-    if key.kind == KeyEventKind::Release || key.modifiers.contains(KeyModifiers::CONTROL) {
-        return None;
-    }
-    match key.code {
-        KeyCode::Char(']') | KeyCode::PageDown => Some(Move::NextScene),
-        KeyCode::Char('[') | KeyCode::PageUp => Some(Move::PrevScene),
-        // On a card, the keys that step on open the run.
-        KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter if card => None,
-        KeyCode::Char('r') => Some(Move::Restore),
-        _ => None,
-    }
-}
-
 impl Screen for Present {
     fn draw(&self, frame: &mut Frame) -> Option<Extents> {
         if !self.card {
@@ -379,32 +418,22 @@ impl Present {
                 return self.typed(*key);
             }
             self.said = None;
-            let plain = !key.modifiers.contains(KeyModifiers::CONTROL);
-            if key.code == KeyCode::Char('i')
-                && plain
-                && !self.card
-                && self.file.is_some()
-                && key.kind != KeyEventKind::Release
-            {
-                self.typing = Some(String::new());
-                return Effect::Stay;
-            }
-            if let Some(to) = lesson_move(*key, self.card) {
-                self.moved(to);
-                return Effect::Stay;
-            }
-            if self.card {
-                let opens = matches!(
-                    key.code,
-                    KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::Enter
-                );
-                let quits = matches!(key.code, KeyCode::Char('q') | KeyCode::Esc)
-                    || (key.code == KeyCode::Char('c')
-                        && key.modifiers.contains(KeyModifiers::CONTROL));
-                if opens && key.kind != KeyEventKind::Release {
-                    self.card = false;
+            let on_card = self.card.then(|| look_up(CARD, *key)).flatten();
+            match on_card.or_else(|| look_up(BINDINGS, *key)) {
+                Some(Move::Note) if !self.card && self.file.is_some() => {
+                    self.typing = Some(String::new());
+                    return Effect::Stay;
                 }
-                return if quits { Effect::Quit } else { Effect::Stay };
+                Some(Move::Open) => {
+                    self.card = false;
+                    return Effect::Stay;
+                }
+                Some(Move::Quit) => return Effect::Quit,
+                Some(to @ (Move::NextScene | Move::PrevScene | Move::Restore)) => {
+                    self.moved(to);
+                    return Effect::Stay;
+                }
+                _ => {}
             }
         }
         if self.card {
@@ -455,4 +484,15 @@ fn publish_on(screen: Present, socket: &std::path::Path) -> anyhow::Result<Prese
 #[cfg(not(unix))]
 fn publish_on(_: Present, _: &std::path::Path) -> anyhow::Result<Present> {
     anyhow::bail!("speaker notes need a Unix socket, which this system does not have")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_binding_has_help_and_no_key_is_bound_twice() {
+        crate::tui::keymap::check_table(BINDINGS);
+        crate::tui::keymap::check_table(CARD);
+    }
 }

@@ -6,7 +6,7 @@
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-use crossterm::event::{Event as TermEvent, KeyCode, KeyModifiers};
+use crossterm::event::{Event as TermEvent, KeyCode};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
@@ -20,10 +20,14 @@ use crate::narrate::Say;
 use crate::text::sanitize;
 use crate::tui::app::App;
 use crate::tui::extents::Extents;
+use crate::tui::keymap::{Binding, CTRL_C, ch, key, look_up, one, words};
 use crate::tui::runtime::{Effect, Msg, Screen, Ticking};
 use crate::tui::settings::Settings;
 use crate::tui::theme::{self, Look};
 use crate::tui::view::caption_text;
+
+/// The notes screen's keys: it only quits.
+const KEYS: &[Binding<()>] = &[one(&[ch('q'), key(KeyCode::Esc), CTRL_C], (), words::QUIT)];
 
 /// How often the screen takes what it heard: well within the 100 ms a
 /// listener has to follow the presenter.
@@ -158,12 +162,8 @@ impl Screen for NotesScreen {
 
     fn update(&mut self, msg: Msg) -> Effect {
         match msg {
-            Msg::Term(TermEvent::Key(key)) => {
-                let ctrl_c =
-                    key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-                if ctrl_c || matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                    return Effect::Quit;
-                }
+            Msg::Term(TermEvent::Key(key)) if look_up(KEYS, key).is_some() => {
+                return Effect::Quit;
             }
             Msg::Tick => {
                 while let Ok(heard) = self.heard.try_recv() {

@@ -283,9 +283,8 @@ fn draw_panels(frame: &mut Frame, app: &App) -> Extents {
         let mut rows = help_rows(say);
         if app.scene().is_some() {
             rows.retain(|(keys, _)| keys != "r");
-            rows.insert(0, ("] PgDn / [ PgUp".to_owned(), say.present_scene_keys()));
-            rows.insert(1, ("r".to_owned(), say.present_restore_key()));
-            rows.insert(2, ("i".to_owned(), say.present_note_key()));
+            let lesson = crate::tui::keymap::help_rows_of(crate::tui::present::BINDINGS, say);
+            rows.splice(0..0, lesson);
         }
         help::render_overlay(frame, area, say, rows, app.help_scroll)
     } else {

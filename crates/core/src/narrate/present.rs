@@ -94,28 +94,6 @@ impl Say {
         }
     }
 
-    /// The help's rows for a lesson's own keys.
-    pub fn present_scene_keys(self) -> &'static str {
-        self.pick(
-            "next / previous scene of the lesson (turns: n / p)",
-            "课程的下一幕 / 上一幕（按轮跳转：n / p）",
-        )
-    }
-
-    pub fn present_note_key(self) -> &'static str {
-        self.pick(
-            "write a note for this step into the lesson file",
-            "为这一步写一条讲稿，存入课程文件",
-        )
-    }
-
-    pub fn present_restore_key(self) -> &'static str {
-        self.pick(
-            "the lesson's settings for this scene again, on this step",
-            "在这一步恢复课程为这一幕设定的设置",
-        )
-    }
-
     /// Which scene of a lesson is on screen: "scene 3/7".
     pub fn scene_position(self, index: usize, count: usize) -> String {
         match self.lang {
