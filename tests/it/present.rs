@@ -321,3 +321,11 @@ fn a_note_written_from_the_screen_lands_in_the_file_with_its_comments_kept() {
     let again = lesson::load(&file).unwrap();
     assert_eq!(again.scenes[0].notes.len(), 2);
 }
+
+#[test]
+fn a_scene_with_a_mistake_still_names_the_scene() {
+    let keys = ["]"; 6];
+    let (screen, text) = present(Lang::En, (120, 40), &[&keys[..], &["Right"]].concat());
+    assert_eq!(screen.at(), (6, false));
+    assert!(text.contains("scene 7/8 · MISTAKE: drop-results"), "{text}");
+}

@@ -404,8 +404,15 @@ fn the_notes_follow_a_presenter_in_another_terminal_step_by_step() {
     eprintln!("the notes followed each step within {slowest:?}");
     presenter.press("q");
     assert_eq!(presenter.exit_code(), 0);
-    // The presenter gone, the notes wait for the next one.
+    // The presenter gone, the notes wait for the next one, and follow it
+    // once it is back.
     notes.wait_for("Waiting for the presenter");
+    let mut again = Session::start(&format!("present '{lesson}' --publish-notes"));
+    again.wait_for("scene 1/8");
+    again.press("\r");
+    notes.wait_for("Now, step 1: your notes");
+    again.press("q");
+    assert_eq!(again.exit_code(), 0);
     notes.press("q");
     assert_eq!(notes.exit_code(), 0);
 }

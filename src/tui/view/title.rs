@@ -21,10 +21,15 @@ pub fn render_title(frame: &mut Frame, area: Rect, app: &App) {
     let title = (&title, Style::new());
     // A deliberate mistake turns the bar red and names itself.
     let (right, styles) = match app.config().mistake {
-        Some(mistake) => (
-            say.mistake_banner(say.mistake_name(mistake)),
-            (theme::MISTAKE_BAR, theme::MISTAKE_BAR),
-        ),
+        Some(mistake) => {
+            let banner = say.mistake_banner(say.mistake_name(mistake));
+            // In a lesson, the scene stays named beside the mistake.
+            let banner = match app.scene() {
+                Some((scene, of)) => format!(" {} ·{banner}", say.scene_position(scene, of)),
+                None => banner,
+            };
+            (banner, (theme::MISTAKE_BAR, theme::MISTAKE_BAR))
+        }
         None => {
             let position = match app.scene() {
                 Some((scene, of)) => say.scene_position(scene, of),
