@@ -866,3 +866,30 @@ fn an_edited_history_is_placed_as_the_request_numbers_it_system_prompt_counted()
         "{notes:?}"
     );
 }
+
+#[test]
+fn where_an_import_cut_a_run_from_is_a_fact_told_in_either_language() {
+    use loopstep::narrate::{Lang, Say};
+    let source = load("exchanges-openai-chat.json");
+    let imported = source.runs[0]
+        .imported
+        .clone()
+        .expect("an import says where");
+    assert_eq!(imported.run, 1);
+    let say = |lang| Say::new(lang, loopstep::dialect::Dialect::default()).imported(&imported);
+    assert!(
+        say(Lang::En).starts_with("Imported from exchange log (request/response pairs) `"),
+        "{}",
+        say(Lang::En)
+    );
+    assert!(
+        say(Lang::Zh).starts_with("导入自调用日志"),
+        "{}",
+        say(Lang::Zh)
+    );
+    // Saved as the fact, not its English: rewording it changes no file.
+    let json = serde_json::to_value(&source.runs[0]).unwrap();
+    assert_eq!(json["imported"]["origin"]["kind"], "file");
+    assert_eq!(json["imported"]["origin"]["format"], "exchanges");
+    assert_eq!(json["description"], serde_json::Value::Null);
+}

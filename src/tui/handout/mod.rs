@@ -139,12 +139,11 @@ impl Handout {
         Handout {
             say,
             title: clean(&transcript.title),
-            // An author's description, in the reader's language; an
-            // import's (where the run was cut from) is English prose, left
-            // to `import`'s file.
-            description: match transcript.recorded {
-                true => String::new(),
-                false => clean(&transcript.description),
+            // An author's description, or where an import cut the run
+            // from: both in the reader's language.
+            description: match &transcript.imported {
+                Some(imported) => clean(&say.imported(imported)),
+                None => clean(&transcript.description),
             },
             question: clean(&transcript.question),
             model: clean(&transcript.model),

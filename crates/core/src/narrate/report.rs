@@ -3,7 +3,7 @@
 
 use super::{Lang, Say, plural};
 use crate::engine::{Budget, CheckPolicy, Mistake, Outcome, SAFETY_CAP};
-use crate::transcript::{Format, Kind};
+use crate::transcript::{Format, Imported, Kind, Piece, Provenance};
 
 impl Say {
     /// What a file turned out to be: "Claude Code session (JSON Lines)".
@@ -33,27 +33,100 @@ impl Say {
 
     /// A format's name; in English, the one its errors use.
     pub fn format_name(self, format: Format) -> &'static str {
-        if self.lang == Lang::En {
-            return format.describe();
-        }
-        match format {
-            Format::Native => "loopstep 记录文件",
-            Format::Conversation => "对话（messages 列表）",
-            Format::Exchanges => "调用日志（请求/响应对）",
-            Format::ClaudeCode => "Claude Code 会话（JSON Lines）",
-            Format::Trajectory => "智能体轨迹（SWE-agent、mini-swe-agent）",
-            Format::Codex => "Codex CLI 会话记录（JSON Lines）",
-            Format::CodexExec => "Codex CLI `exec --json` 事件（JSON Lines）",
-            Format::GeminiCli => "Gemini CLI 聊天会话",
-            Format::OpenHands => "OpenHands 轨迹（事件列表）",
-            Format::Inspect => "Inspect AI 评测日志（.json 或 .eval）",
-            Format::Cassette => "VCR 录制文件（YAML）",
-            Format::AiderChat => "aider 聊天记录（.aider.chat.history.md）",
-            Format::Cline => {
+        match (self.lang, format) {
+            (Lang::En, Format::Native) => "native transcript",
+            (Lang::En, Format::Conversation) => "conversation (a messages list)",
+            (Lang::En, Format::Exchanges) => "exchange log (request/response pairs)",
+            (Lang::En, Format::ClaudeCode) => "Claude Code session (JSON Lines)",
+            (Lang::En, Format::Trajectory) => "agent trajectory (SWE-agent, mini-swe-agent)",
+            (Lang::En, Format::Codex) => "Codex CLI session rollout (JSON Lines)",
+            (Lang::En, Format::CodexExec) => "Codex CLI `exec --json` events (JSON Lines)",
+            (Lang::En, Format::GeminiCli) => "Gemini CLI chat session",
+            (Lang::En, Format::OpenHands) => "OpenHands trajectory (an event list)",
+            (Lang::En, Format::Inspect) => "Inspect AI eval log (.json or .eval)",
+            (Lang::En, Format::Cassette) => "VCR cassette (YAML)",
+            (Lang::En, Format::Events) => "stream of server-sent events (one response)",
+            (Lang::En, Format::AiderChat) => "aider chat history (.aider.chat.history.md)",
+            (Lang::En, Format::Cline) => {
+                "Cline or Roo Code task (api_conversation_history.json, or a Cline 4 session)"
+            }
+            (Lang::En, Format::AiderLlm) => "aider LLM history (--llm-history-file)",
+            (Lang::Zh, Format::Native) => "loopstep 记录文件",
+            (Lang::Zh, Format::Conversation) => "对话（messages 列表）",
+            (Lang::Zh, Format::Exchanges) => "调用日志（请求/响应对）",
+            (Lang::Zh, Format::ClaudeCode) => "Claude Code 会话（JSON Lines）",
+            (Lang::Zh, Format::Trajectory) => "智能体轨迹（SWE-agent、mini-swe-agent）",
+            (Lang::Zh, Format::Codex) => "Codex CLI 会话记录（JSON Lines）",
+            (Lang::Zh, Format::CodexExec) => "Codex CLI `exec --json` 事件（JSON Lines）",
+            (Lang::Zh, Format::GeminiCli) => "Gemini CLI 聊天会话",
+            (Lang::Zh, Format::OpenHands) => "OpenHands 轨迹（事件列表）",
+            (Lang::Zh, Format::Inspect) => "Inspect AI 评测日志（.json 或 .eval）",
+            (Lang::Zh, Format::Cassette) => "VCR 录制文件（YAML）",
+            (Lang::Zh, Format::AiderChat) => "aider 聊天记录（.aider.chat.history.md）",
+            (Lang::Zh, Format::Cline) => {
                 "Cline 或 Roo Code 任务（api_conversation_history.json，或 Cline 4 会话）"
             }
-            Format::AiderLlm => "aider 的 LLM 记录（--llm-history-file）",
-            Format::Events => "服务器推送事件流（一个响应）",
+            (Lang::Zh, Format::AiderLlm) => "aider 的 LLM 记录（--llm-history-file）",
+            (Lang::Zh, Format::Events) => "服务器推送事件流（一个响应）",
+        }
+    }
+
+    /// Where an imported run was cut from, and which of how many it is.
+    pub fn imported(self, imported: &Imported) -> String {
+        let from = self.provenance(&imported.origin);
+        let (run, of) = (imported.run, imported.of);
+        match self.lang {
+            Lang::En => format!("Imported from {from}, run {run} of {of}."),
+            Lang::Zh => format!("导入自{from}，第 {run} 条，共 {of} 条。"),
+        }
+    }
+
+    fn provenance(self, origin: &Provenance) -> String {
+        match (self.lang, origin) {
+            (Lang::En, Provenance::Unknown) => "a recording".into(),
+            (Lang::Zh, Provenance::Unknown) => "一份记录".into(),
+            (Lang::En, Provenance::File { format, name }) => {
+                format!("{} `{name}`", self.format_name(*format))
+            }
+            (Lang::Zh, Provenance::File { format, name }) => {
+                format!("{} `{name}`", self.format_name(*format))
+            }
+            (Lang::En, Provenance::Sample { id, epoch, scoring }) => {
+                let epoch = epoch
+                    .as_ref()
+                    .map_or(String::new(), |e| format!(", epoch {e}"));
+                let scoring = if *scoring { "the scoring of " } else { "" };
+                format!("{scoring}sample {id}{epoch} of an Inspect eval log")
+            }
+            (Lang::Zh, Provenance::Sample { id, epoch, scoring }) => {
+                let epoch = epoch
+                    .as_ref()
+                    .map_or(String::new(), |e| format!("第 {e} 轮的"));
+                let scoring = if *scoring { "的评分" } else { "" };
+                format!("Inspect 评测日志中{epoch}样本 {id}{scoring}")
+            }
+            (Lang::En, Provenance::Part { part, of }) => {
+                let of = self.provenance(of);
+                match part {
+                    Piece::Session(n) => format!("session {n} of {of}"),
+                    Piece::Agent(n) => format!("agent {n} of {of}"),
+                    Piece::Conversation(n) => format!("conversation {n} of {of}"),
+                    Piece::Instance(id) => format!("instance {id} of {of}"),
+                    Piece::SideChains => format!("the side chains of {of}"),
+                    Piece::Progress(id) => format!("the progress lines of sub-agent {id} in {of}"),
+                }
+            }
+            (Lang::Zh, Provenance::Part { part, of }) => {
+                let of = self.provenance(of);
+                match part {
+                    Piece::Session(n) => format!("{of}的第 {n} 个会话"),
+                    Piece::Agent(n) => format!("{of}的第 {n} 个智能体"),
+                    Piece::Conversation(n) => format!("{of}的第 {n} 段对话"),
+                    Piece::Instance(id) => format!("{of}的实例 {id}"),
+                    Piece::SideChains => format!("{of}的旁支对话"),
+                    Piece::Progress(id) => format!("{of}中子智能体 {id} 的进度行"),
+                }
+            }
         }
     }
 

@@ -11,6 +11,7 @@ mod localized;
 mod native;
 mod open;
 mod progress;
+mod provenance;
 mod replay;
 mod required;
 mod sessions;
@@ -39,6 +40,7 @@ pub use open::{
     DEFAULT_MAX_SIZE, Early, Opening, ensure_exists, nearest_names, open, open_both, open_in,
 };
 pub use progress::{Progress, Stage};
+pub use provenance::{Imported, Piece, Provenance};
 pub use replay::Untold;
 pub use sessions::{is_one_recording, is_part_of};
 pub use verify::{Evidence, Miss, Verification};
@@ -119,6 +121,10 @@ pub struct Transcript {
     /// What an import found odd in the recording (gaps, skipped parts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// Where an import cut the run from, as a fact; narrate tells it in
+    /// the reader's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
     /// The run was recorded from a real API, which accepted every request:
     /// a request the replay finds breaking a rule is noted, not refused,
     /// unless a deliberate mistake made it.

@@ -19,6 +19,7 @@
 
 use crate::engine::{Block, Message, PushBack, Role};
 use crate::transcript::Note;
+use crate::transcript::Piece;
 
 use super::segment::{Entry, Origin, Recording};
 
@@ -161,7 +162,7 @@ pub fn read(
     for (n, session) in sessions.enumerate() {
         others.push(Recording {
             name: format!("{name}-session-{}", n + 2),
-            source: format!("session {} of {source}", n + 2),
+            source: source.part(Piece::Session(n + 2)),
             dialect: recording.dialect,
             ..session
         });

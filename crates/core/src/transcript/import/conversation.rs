@@ -7,6 +7,7 @@
 //! whole), so it is read straight from its text into typed messages that
 //! borrow from it, never into a JSON tree first.
 
+use crate::transcript::Piece;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -117,7 +118,7 @@ pub fn read_document(
                 let n = others.len() + 2;
                 others.push(Recording {
                     name: format!("{}-agent-{n}", recording.name),
-                    source: format!("agent {n} of {}", recording.source),
+                    source: recording.source.part(Piece::Agent(n)),
                     system: Some(text),
                     tools: recording.tools.clone(),
                     model: recording.model.clone(),

@@ -15,7 +15,7 @@ use crate::engine::{
 use super::boundary::{self, Speaker, Standing, Template};
 use super::segment::{Entry, Origin, Recording};
 use crate::dialect::read::is_prompt;
-use crate::transcript::{Compaction, FORMAT_VERSION, Note, Transcript};
+use crate::transcript::{Compaction, FORMAT_VERSION, Imported, Note, Transcript};
 
 /// What a cut would have been had it been a run: built up message by message.
 struct RunBuilder {
@@ -164,14 +164,18 @@ pub fn cut_runs(recording: Recording) -> Vec<Transcript> {
             } else {
                 format!("{name}-{}", n + 1)
             };
-            let description = format!("Imported from {source}, run {} of {count}.", n + 1);
+            let imported = Imported {
+                origin: source.clone(),
+                run: n + 1,
+                of: count,
+            };
             let title = match &title_note {
                 Some(note) => format!("{note} · {}", title_of(&b.question, &name)),
                 None => title_of(&b.question, &name),
             };
             b.finish(Finish {
                 id,
-                description,
+                imported,
                 title,
                 all: &all,
                 model: model.clone().unwrap_or_else(|| "unknown".to_owned()),
@@ -203,7 +207,7 @@ fn title_of(question: &str, name: &str) -> String {
 struct Finish<'a> {
     dialect: Dialect,
     id: String,
-    description: String,
+    imported: Imported,
     title: String,
     all: &'a Arc<Log>,
     model: String,
@@ -465,7 +469,8 @@ impl RunBuilder {
             version: FORMAT_VERSION,
             id: f.id,
             title: f.title,
-            description: f.description,
+            description: String::new(),
+            imported: Some(f.imported),
             dialect: Some(f.dialect),
             remarks: Vec::new(),
             history: History::between(f.all, self.history_start, self.prompt_index),

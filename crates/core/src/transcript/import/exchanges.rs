@@ -9,6 +9,7 @@
 //! may carry the call's `time` in the transcript's shape (the Inspect
 //! reader puts its model events' times there).
 
+use crate::transcript::Piece;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
@@ -56,7 +57,7 @@ pub fn read(
     for (n, mut other) in conversations.enumerate() {
         other.dialect = api;
         other.name = format!("{}-conversation-{}", recording.name, n + 2);
-        other.source = format!("conversation {} of {}", n + 2, recording.source);
+        other.source = recording.source.part(Piece::Conversation(n + 2));
         others.push(other);
     }
     api

@@ -38,28 +38,6 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Format::Native => "native transcript",
-            Format::Conversation => "conversation (a messages list)",
-            Format::Exchanges => "exchange log (request/response pairs)",
-            Format::ClaudeCode => "Claude Code session (JSON Lines)",
-            Format::Trajectory => "agent trajectory (SWE-agent, mini-swe-agent)",
-            Format::Codex => "Codex CLI session rollout (JSON Lines)",
-            Format::CodexExec => "Codex CLI `exec --json` events (JSON Lines)",
-            Format::GeminiCli => "Gemini CLI chat session",
-            Format::OpenHands => "OpenHands trajectory (an event list)",
-            Format::Inspect => "Inspect AI eval log (.json or .eval)",
-            Format::Cassette => "VCR cassette (YAML)",
-            Format::Events => "stream of server-sent events (one response)",
-            Format::AiderChat => "aider chat history (.aider.chat.history.md)",
-            Format::Cline => {
-                "Cline or Roo Code task (api_conversation_history.json, or a Cline 4 session)"
-            }
-            Format::AiderLlm => "aider LLM history (--llm-history-file)",
-        }
-    }
-
     /// The name `--from` gives it.
     pub fn flag(self) -> &'static str {
         match self {

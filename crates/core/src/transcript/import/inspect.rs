@@ -8,6 +8,7 @@
 //! An `.eval` archive (a zip of the same JSON, split per sample) is
 //! unpacked into that shape first.
 
+use crate::transcript::Provenance;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
@@ -42,16 +43,22 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
             Some(Value::Number(id)) => id.to_string(),
             _ => (k + 1).to_string(),
         };
-        let (name, label) = match epoch_of(sample).filter(|_| epochs) {
+        let epoch = epoch_of(sample).filter(|_| epochs);
+        let (name, label) = match &epoch {
             Some(epoch) => (
                 format!("{name}-sample-{id}-epoch-{epoch}"),
                 format!("sample {id}, epoch {epoch}"),
             ),
             None => (format!("{name}-sample-{id}"), format!("sample {id}")),
         };
+        let origin = Provenance::Sample {
+            id: id.clone(),
+            epoch: epoch.map(|e| e.to_string()),
+            scoring: false,
+        };
         let mut recording = Recording {
             name: name.clone(),
-            source: format!("{label} of an Inspect eval log"),
+            source: origin.clone(),
             title_note: epochs.then(|| label.clone()),
             ..Recording::default()
         };
@@ -135,7 +142,14 @@ pub fn read(top: &Value, name: &str, reader: &mut Reader, notes: &mut Vec<Note>)
         if !graded.is_empty() {
             let mut scoring = Recording {
                 name: format!("{name}-scoring"),
-                source: format!("the scoring of {label} of an Inspect eval log"),
+                source: match &origin {
+                    Provenance::Sample { id, epoch, .. } => Provenance::Sample {
+                        id: id.clone(),
+                        epoch: epoch.clone(),
+                        scoring: true,
+                    },
+                    other => other.clone(),
+                },
                 title_note: Some(format!("scoring {label}")),
                 ..Recording::default()
             };

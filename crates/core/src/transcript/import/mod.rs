@@ -24,6 +24,7 @@ mod segment;
 mod shape;
 mod trajectory;
 
+use crate::transcript::{Piece, Provenance};
 use std::time::Instant;
 
 use serde_json::Value;
@@ -367,7 +368,10 @@ impl Read {
         Read {
             main: Recording {
                 name: name.to_owned(),
-                source: format!("{} `{origin}`", format.describe()),
+                source: Provenance::File {
+                    format,
+                    name: origin.to_owned(),
+                },
                 ..Recording::default()
             },
             side: None,
@@ -467,7 +471,7 @@ fn read_claude_code(
     let mut read = Read::new(format, name, origin, Vec::new());
     let sidechain = Recording {
         name: format!("{name}-sidechain"),
-        source: format!("the side chains of {}", read.main.source),
+        source: read.main.source.part(Piece::SideChains),
         ..Recording::default()
     };
     let mut main = std::mem::take(&mut read.main);
@@ -485,10 +489,7 @@ fn read_claude_code(
         .into_iter()
         .map(|(id, agent)| Recording {
             name: progress_agent_name(name, &id),
-            source: format!(
-                "the progress lines of sub-agent {id} in {}",
-                read.main.source
-            ),
+            source: read.main.source.part(Piece::Progress(id.clone())),
             ..agent
         })
         .collect();

@@ -16,6 +16,7 @@
 //! first action to that action, a tool from its action to the observation
 //! that answers it.
 
+use crate::transcript::Piece;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -76,7 +77,7 @@ pub fn read_any(
         };
         let mut one = Recording {
             name: format!("{}-{id}", recording.name),
-            source: format!("instance {id} of {}", recording.source),
+            source: recording.source.part(Piece::Instance(id.to_string())),
             ..Recording::default()
         };
         // The benchmarks' harness sends the instruction without an

@@ -6,7 +6,7 @@ use crate::dialect::Dialect;
 use crate::engine::{Ending, Message, PushBack, Role, Stamp, Timing, ToolDef, Usage};
 
 use crate::dialect::read::{folds_into, is_prompt};
-use crate::transcript::Compaction;
+use crate::transcript::{Compaction, Provenance};
 
 /// Where a recorded message came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,8 +124,8 @@ pub fn extend(time: &mut Option<Timing>, to: Option<&Stamp>) {
 pub struct Recording {
     /// Used to name the runs: `<name>`, or `<name>-2` when there are several.
     pub name: String,
-    /// Where it came from, for the description: "exchange log `x.json`".
-    pub source: String,
+    /// Where it came from, for the description.
+    pub source: Provenance,
     pub model: Option<String>,
     /// The reply's token limit the requests set.
     pub max_tokens: Option<u32>,
