@@ -3,7 +3,7 @@
 //! terminal goes through here first. Lengths here are display widths: a
 //! Chinese character takes two columns, an emoji family one cluster.
 
-use unicode_segmentation::UnicodeSegmentation;
+use unicode_truncate::UnicodeTruncateStr;
 use unicode_width::UnicodeWidthStr;
 
 /// Replaces control characters with visible stand-ins (`␛` for ESC, `␇` for
@@ -64,17 +64,9 @@ pub fn fit(line: &str, max_width: usize) -> String {
     if line.width() <= max_width {
         return line.to_owned();
     }
-    let room = max_width.saturating_sub(1);
-    let mut out = String::new();
-    let mut used = 0;
-    for cluster in line.graphemes(true) {
-        let w = cluster.width();
-        if used + w > room {
-            break;
-        }
-        used += w;
-        out.push_str(cluster);
-    }
+    // Whole grapheme clusters only, as many as fit beside the `…`.
+    let (kept, _) = line.unicode_truncate(max_width.saturating_sub(1));
+    let mut out = kept.to_owned();
     if max_width > 0 {
         out.push('…');
     }
