@@ -16,6 +16,7 @@ mod conversations;
 mod dialects;
 mod engine;
 mod every_reply;
+mod examples;
 mod find;
 mod gemini_and_bedrock;
 mod handout_cast;
