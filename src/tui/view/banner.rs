@@ -11,7 +11,6 @@ use ratatui::text::Line;
 use tui_big_text::{BigText, PixelSize};
 
 use super::glyphs::{Bitmap, glyph};
-use crate::engine::Phase;
 use crate::narrate::Lang;
 use crate::text::one_line;
 use crate::tui::app::App;
@@ -26,43 +25,11 @@ pub fn rows(lang: Lang) -> u16 {
     }
 }
 
-/// The word in large letters: short, as the loop's code would name it, or
-/// as the lessons say it in Chinese. `None` is Python's, in either.
-fn word(phase: Phase, lang: Lang) -> &'static str {
-    match (lang, phase) {
-        (_, Phase::BudgetExhausted) => "None",
-        (Lang::En, Phase::Start) => "start",
-        (Lang::En, Phase::Call) => "call",
-        (Lang::En, Phase::Check) => "check",
-        (Lang::En, Phase::Dispatch) => "dispatch",
-        (Lang::En, Phase::Append) => "append",
-        (Lang::En, Phase::GoalCheck) => "goal",
-        (Lang::En, Phase::Inserted) => "insert",
-        (Lang::En, Phase::PushedBack) => "push back",
-        (Lang::En, Phase::Answer) => "answer",
-        (Lang::En, Phase::Stopped) => "stop",
-        (Lang::En, Phase::RecordingEnded | Phase::Ended) => "end",
-        (Lang::En, Phase::Rejected) => "reject",
-        (Lang::Zh, Phase::Start) => "开始",
-        (Lang::Zh, Phase::Call) => "调用",
-        (Lang::Zh, Phase::Check) => "检查",
-        (Lang::Zh, Phase::Dispatch) => "派发",
-        (Lang::Zh, Phase::Append) => "追加",
-        (Lang::Zh, Phase::GoalCheck) => "目标",
-        (Lang::Zh, Phase::Inserted) => "插入",
-        (Lang::Zh, Phase::PushedBack) => "推回",
-        (Lang::Zh, Phase::Answer) => "回答",
-        (Lang::Zh, Phase::Stopped) => "中止",
-        (Lang::Zh, Phase::RecordingEnded | Phase::Ended) => "结束",
-        (Lang::Zh, Phase::Rejected) => "被拒",
-    }
-}
-
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let step = app.step();
     let phase = step.event.phase();
     let say = app.say();
-    let word = word(phase, say.lang);
+    let word = say.banner_word(phase);
     let style = if phase.is_exit() {
         theme::exit(phase)
     } else {
@@ -136,11 +103,14 @@ fn draw_glyphs(buffer: &mut Buffer, area: Rect, bitmaps: &[&Bitmap], style: Styl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::Dialect;
+    use crate::engine::Phase;
+    use crate::narrate::Say;
 
     #[test]
     fn every_chinese_banner_word_has_its_glyphs() {
         for phase in Phase::ALL {
-            let word = word(phase, Lang::Zh);
+            let word = Say::new(Lang::Zh, Dialect::default()).banner_word(phase);
             let drawn = word.chars().all(|c| glyph(c).is_some());
             assert!(drawn || word == "None", "{phase:?}: {word}");
         }

@@ -385,6 +385,38 @@ impl Say {
         )
     }
 
+    /// The word in large letters: short, as the loop's code would name it, or
+    /// as the lessons say it in Chinese. `None` is Python's, in either.
+    pub fn banner_word(self, phase: Phase) -> &'static str {
+        match (self.lang, phase) {
+            (_, Phase::BudgetExhausted) => "None",
+            (Lang::En, Phase::Start) => "start",
+            (Lang::En, Phase::Call) => "call",
+            (Lang::En, Phase::Check) => "check",
+            (Lang::En, Phase::Dispatch) => "dispatch",
+            (Lang::En, Phase::Append) => "append",
+            (Lang::En, Phase::GoalCheck) => "goal",
+            (Lang::En, Phase::Inserted) => "insert",
+            (Lang::En, Phase::PushedBack) => "push back",
+            (Lang::En, Phase::Answer) => "answer",
+            (Lang::En, Phase::Stopped) => "stop",
+            (Lang::En, Phase::RecordingEnded | Phase::Ended) => "end",
+            (Lang::En, Phase::Rejected) => "reject",
+            (Lang::Zh, Phase::Start) => "开始",
+            (Lang::Zh, Phase::Call) => "调用",
+            (Lang::Zh, Phase::Check) => "检查",
+            (Lang::Zh, Phase::Dispatch) => "派发",
+            (Lang::Zh, Phase::Append) => "追加",
+            (Lang::Zh, Phase::GoalCheck) => "目标",
+            (Lang::Zh, Phase::Inserted) => "插入",
+            (Lang::Zh, Phase::PushedBack) => "推回",
+            (Lang::Zh, Phase::Answer) => "回答",
+            (Lang::Zh, Phase::Stopped) => "中止",
+            (Lang::Zh, Phase::RecordingEnded | Phase::Ended) => "结束",
+            (Lang::Zh, Phase::Rejected) => "被拒",
+        }
+    }
+
     pub fn check_label(self, policy: CheckPolicy) -> &'static str {
         match policy {
             CheckPolicy::Lesson => self.pick("lesson check", "本课简化检查"),
