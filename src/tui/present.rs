@@ -142,7 +142,8 @@ impl Present {
     }
 
     /// Saves `note` at the step on screen into the lesson's file, through
-    /// the writer every file goes through; and keeps it for this session.
+    /// the writer every file goes through; and into this presentation's
+    /// copy of the lesson, so that an export from it would hold it.
     fn save_note(&mut self, note: String) -> String {
         let say = self.app.say();
         let Some(file) = self.file.clone() else {
@@ -154,6 +155,13 @@ impl Present {
             phase: step.event.phase().as_str().to_owned(),
         };
         let shown = crate::transcript::shown_path(&file);
+        // The lesson reads its steps under the scene's own settings: a note
+        // at a step those settings do not reach, or reach elsewhere (after
+        // `-`, `m` or `c`), would not load where it was written.
+        let own = crate::lesson::scene_steps(&self.lesson.scenes[self.scene]);
+        if crate::lesson::find_step(&own, &at) != Some(self.app.cursor()) {
+            return say.note_off_lesson();
+        }
         let written = std::fs::read_to_string(&file)
             .ok()
             .and_then(|text| crate::lesson::with_note(&text, self.scene, &at, &note))
@@ -164,7 +172,7 @@ impl Present {
                         .map_err(|refusal| say.refusal(&refusal))?;
                 output
                     .write(|out| out.write_all(text.as_bytes()))
-                    .map_err(|_| say.note_not_saved(&shown))
+                    .map_err(|error| say.note_not_written(&shown, &error.to_string()))
             });
         match written {
             Ok(()) => {
@@ -395,15 +403,18 @@ impl Screen for Present {
     }
 
     fn ticking(&self) -> Option<super::runtime::Ticking> {
-        let playing = (!self.card).then(|| self.app.ticking()).flatten();
+        // While a note is typed the run holds still.
+        let playing = (!self.card && self.typing.is_none())
+            .then(|| self.app.ticking())
+            .flatten();
+        // A run playing by itself ticks at its own pace, and its ticks take
+        // new listeners too; a still one ticks for them alone, and those
+        // ticks never reach the run.
         #[cfg(unix)]
-        if self.publisher.is_some() {
-            return Some(match playing {
-                Some(ticking) if ticking.every <= TAKE_LISTENERS => ticking,
-                _ => super::runtime::Ticking {
-                    every: TAKE_LISTENERS,
-                    at: (self.app.cursor(), "publishing"),
-                },
+        if playing.is_none() && self.publisher.is_some() {
+            return Some(super::runtime::Ticking {
+                every: TAKE_LISTENERS,
+                at: (self.app.cursor(), "publishing"),
             });
         }
         playing
@@ -439,8 +450,9 @@ impl Present {
         if self.card {
             return Effect::Stay;
         }
-        // The publisher's own ticks are no autoplay's.
-        if matches!(msg, Msg::Tick) && self.app.ticking().is_none() {
+        // The publisher's own ticks are no autoplay's, and a run holds
+        // still while a note is typed at its step.
+        if matches!(msg, Msg::Tick) && (self.app.ticking().is_none() || self.typing.is_some()) {
             return Effect::Stay;
         }
         self.app.update(msg)

@@ -152,3 +152,24 @@ fn the_notes_screen_shows_the_step_s_notes_and_what_comes_next_in_both_languages
         insta::assert_snapshot!(format!("notes_{code}_80x24"), text);
     }
 }
+
+#[test]
+fn publishing_the_notes_leaves_the_autoplay_at_its_own_pace() {
+    let path = socket("notes-autoplay");
+    let lesson = lesson::load(Path::new("lessons/seed-000.toml")).unwrap();
+    let settings = Settings {
+        autoplay: true,
+        ..Settings::default()
+    };
+    let mut present = Present::new(lesson, settings).publishing(Publisher::bind(&path).unwrap());
+    press(&mut present, "Right");
+    let ticking = present.ticking().expect("it plays");
+    assert!(ticking.every >= Duration::from_millis(375), "{ticking:?}");
+    // Still, it ticks for its listeners alone, and those ticks move nothing.
+    press(&mut present, "a");
+    let ticking = present.ticking().expect("it takes listeners");
+    assert_eq!(ticking.every, Duration::from_millis(50));
+    let at = present.app().cursor();
+    present.update(Msg::Tick);
+    assert_eq!(present.app().cursor(), at);
+}

@@ -329,3 +329,38 @@ fn a_scene_with_a_mistake_still_names_the_scene() {
     assert_eq!(screen.at(), (6, false));
     assert!(text.contains("scene 7/8 · MISTAKE: drop-results"), "{text}");
 }
+
+#[test]
+fn a_note_is_refused_at_a_step_the_lesson_s_own_settings_do_not_reach() {
+    let dir = common::temp_dir("lesson-note-off");
+    let file = dir.join("lesson.toml");
+    std::fs::copy("lessons/seed-000.toml", &file).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut screen =
+        Present::new(lesson::load(&file).unwrap(), Settings::default()).writing_notes_to(&file);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    // Scene 3 is max_turns 2; + gives it a third turn, End goes to it.
+    let keys = ["]", "]", "Right", "+", "End", "i", "x", "Enter"];
+    let mut events = ScriptedEvents(keys.iter().map(|k| key(k)));
+    run_screen(&mut terminal, &mut screen, &mut events).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    let text = terminal.backend().to_string();
+    assert!(
+        text.contains("not saved: the lesson's own settings"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_run_through_a_link_out_of_the_lesson_s_folder_is_refused() {
+    let dir = common::temp_dir("lesson-link-out");
+    let outside = std::fs::canonicalize("transcripts/paris.json").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("paris.json")).unwrap();
+    let file = dir.join("lesson.toml");
+    std::fs::write(&file, "title = \"t\"\n[[scene]]\nrun = \"paris.json\"\n").unwrap();
+    let problems = match lesson::load(&file) {
+        Err(lesson::Failed::Problems { problems, .. }) => problems,
+        other => panic!("expected problems, got {other:?}"),
+    };
+    assert!(matches!(problems[0].why, lesson::Why::OutsideFolder(_)));
+}

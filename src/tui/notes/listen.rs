@@ -2,7 +2,7 @@
 //! waiting for it to appear, reads where it is line by line, and when the
 //! presenter goes away waits for it again.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
@@ -18,6 +18,9 @@ pub enum Heard {
     Gone,
 }
 
+/// The longest line a presenter sends, and far more.
+const MOST_LINE: u64 = 64 * 1024;
+
 /// How often the listener looks for a presenter that is not there yet.
 const LOOK_AGAIN: Duration = Duration::from_millis(100);
 
@@ -26,12 +29,22 @@ pub fn listen(path: PathBuf) -> Receiver<Heard> {
     let (tell, heard) = mpsc::channel();
     std::thread::spawn(move || {
         loop {
-            let Ok(stream) = UnixStream::connect(&path) else {
+            // Only a presenter of this user's is listened to.
+            let Ok(stream) = super::own_socket(&path).and_then(|()| UnixStream::connect(&path))
+            else {
                 std::thread::sleep(LOOK_AGAIN);
                 continue;
             };
-            for line in BufReader::new(stream).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stream);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                // A line is a few hundred bytes: one far longer is no
+                // presenter's, and is not read whole.
+                match (&mut reader).take(MOST_LINE).read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
                 if let Ok(at) = serde_json::from_str::<Where>(&line)
                     && tell.send(Heard::At(at)).is_err()
                 {
@@ -41,6 +54,7 @@ pub fn listen(path: PathBuf) -> Receiver<Heard> {
             if tell.send(Heard::Gone).is_err() {
                 return;
             }
+            std::thread::sleep(LOOK_AGAIN);
         }
     });
     heard

@@ -112,6 +112,20 @@ pub fn socket_path(lesson: &Path) -> PathBuf {
     ))
 }
 
+/// Whether the socket at `path`, if any, is this user's: another user's
+/// socket in a shared temporary folder is neither listened to nor
+/// replaced.
+pub fn own_socket(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Ok(found) if found.uid() != user_id() => Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "another user's socket is in the way",
+        )),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(unix)]
 fn user_id() -> u32 {
     rustix::process::getuid().as_raw()

@@ -21,6 +21,7 @@ impl Publisher {
     /// Listens at `path`. A socket left there by a presenter that is gone
     /// is replaced; one a presenter still answers on is refused.
     pub fn bind(path: &Path) -> io::Result<Publisher> {
+        super::own_socket(path)?;
         if UnixStream::connect(path).is_ok() {
             return Err(io::Error::new(
                 io::ErrorKind::AddrInUse,

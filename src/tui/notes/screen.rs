@@ -81,7 +81,7 @@ impl NotesScreen {
             mistake: at.mistake(),
             dialect: at.dialect(),
             autoplay: false,
-            step: Some(at.step + 2),
+            step: Some(at.step.saturating_add(2)),
             ..self.settings
         };
         self.next = Some(App::new(&scene.runs, scene.index, settings));

@@ -114,13 +114,18 @@ pub fn read(path: &Path) -> Result<Lesson, ReadError> {
         path: path.to_owned(),
         source,
     };
-    let size = std::fs::metadata(path).map_err(failed)?.len();
-    if size > MOST_BYTES {
+    // Read up to one byte past the limit, whatever the file says its size
+    // is: a device or a FIFO says nothing true.
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MOST_BYTES + 1).read_to_string(&mut text))
+        .map_err(failed)?;
+    if text.len() as u64 > MOST_BYTES {
         return Err(ReadError::TooLarge {
             path: path.to_owned(),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(failed)?;
     parse(&text).map_err(|(message, line, column)| ReadError::Toml {
         path: path.to_owned(),
         message,

@@ -21,7 +21,7 @@ mod steps;
 
 pub use edit::with_note;
 pub use file::{AtStep, Lesson, MOST_BYTES, ReadError, Scene, Text, parse, read};
-pub use resolve::{PACES, Problem, Resolved, ResolvedScene, Why, resolve};
+pub use resolve::{PACES, Problem, Resolved, ResolvedScene, Why, resolve, scene_steps};
 pub use steps::{StepName, find_step};
 
 use std::path::{Path, PathBuf};

@@ -136,14 +136,12 @@ fn resolve_scene(scene: &Scene, folder: &Path, problems: &mut Vec<Why>) -> Optio
     // The steps the run has under the scene's settings: what its steps'
     // names are resolved against.
     let transcript = runs[index].get(Lang::En);
-    let config = Config {
-        max_turns: max_turns.unwrap_or(transcript.max_turns),
-        dialect: dialect.unwrap_or(transcript.dialect()),
-        check: check.unwrap_or_default(),
-        mistake,
-        ..transcript.default_config()
-    };
-    let steps = transcript.replay(config).steps;
+    let steps = transcript
+        .replay(scene_config(
+            transcript,
+            (max_turns, dialect, check, mistake),
+        ))
+        .steps;
     let mut at = |of: &'static str, step: &StepName| {
         let found = find_step(&steps, step);
         if found.is_none() {
@@ -181,6 +179,33 @@ fn resolve_scene(scene: &Scene, folder: &Path, problems: &mut Vec<Why>) -> Optio
     })
 }
 
+/// The loop's settings for a scene's run: the lesson's, else the run's own.
+fn scene_config(
+    transcript: &crate::transcript::Transcript,
+    (max_turns, dialect, check, mistake): (
+        Option<NonZeroU32>,
+        Option<Dialect>,
+        Option<CheckPolicy>,
+        Option<Mistake>,
+    ),
+) -> Config {
+    Config {
+        max_turns: max_turns.unwrap_or(transcript.max_turns),
+        dialect: dialect.unwrap_or(transcript.dialect()),
+        check: check.unwrap_or_default(),
+        mistake,
+        ..transcript.default_config()
+    }
+}
+
+/// The steps of a scene's run under the scene's own settings, which the
+/// lesson's step names are read against.
+pub fn scene_steps(scene: &ResolvedScene) -> Vec<crate::engine::Step> {
+    let transcript = scene.runs[scene.index].get(Lang::En);
+    let settings = (scene.max_turns, scene.dialect, scene.check, scene.mistake);
+    transcript.replay(scene_config(transcript, settings)).steps
+}
+
 /// A setting given by name: what it names, or a problem.
 fn named<T>(
     given: &Option<String>,
@@ -211,7 +236,13 @@ fn open_run(
         let inside = relative
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !inside {
+        // Nor through a symbolic link: where the path leads must be in
+        // the folder too (a path that leads nowhere fails as it loads).
+        let leads_inside = match (folder.canonicalize(), folder.join(relative).canonicalize()) {
+            (Ok(folder), Ok(target)) => target.starts_with(folder),
+            _ => true,
+        };
+        if !inside || !leads_inside {
             problems.push(Why::OutsideFolder(name.to_owned()));
             return None;
         }

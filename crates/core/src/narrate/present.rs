@@ -87,6 +87,21 @@ impl Say {
         }
     }
 
+    pub fn note_off_lesson(self) -> String {
+        self.pick(
+            " not saved: the lesson's own settings do not reach this step (r brings them back)",
+            " 没有保存：按课程为这一幕设定的设置走不到这一步（按 r 恢复设置）",
+        )
+        .to_owned()
+    }
+
+    pub fn note_not_written(self, file: &str, error: &str) -> String {
+        match self.lang {
+            Lang::En => format!(" the note could not be written to {file}: {error}"),
+            Lang::Zh => format!(" 讲稿没能写入 {file}：{error}"),
+        }
+    }
+
     pub fn note_not_saved(self, file: &str) -> String {
         match self.lang {
             Lang::En => format!(" the note could not be saved: {file} no longer reads as a lesson"),
