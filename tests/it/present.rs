@@ -364,3 +364,11 @@ fn a_run_through_a_link_out_of_the_lesson_s_folder_is_refused() {
     };
     assert!(matches!(problems[0].why, lesson::Why::OutsideFolder(_)));
 }
+
+#[test]
+fn in_a_lesson_the_detail_pane_names_the_keys_that_scroll_it_there() {
+    // PgUp and PgDn change scenes in a lesson: K and J scroll the detail.
+    let (_, text) = present(Lang::En, (80, 24), &["]", "]", "Right"]);
+    assert!(text.contains("K/J scroll"), "{text}");
+    assert!(!text.contains("PgUp/PgDn scroll"), "{text}");
+}

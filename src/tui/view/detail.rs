@@ -56,7 +56,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) -> usize {
         title.push_str(&say.wire_title());
     }
     if limit > 0 {
-        title.push_str(say.more_below());
+        title.push_str(say.more_below(app.scene().is_some()));
     }
     let panel = Panel::bordered()
         .border_style(theme::BORDER)

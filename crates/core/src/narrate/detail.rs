@@ -19,8 +19,13 @@ impl Say {
         self.pick("notes: ", "讲稿：")
     }
 
-    pub fn more_below(self) -> &'static str {
-        self.pick(" · PgUp/PgDn scroll", " · PgUp/PgDn 滚动")
+    /// The detail pane's title when it holds more than it shows; in a
+    /// lesson, where PgUp and PgDn change scenes, the other keys.
+    pub fn more_below(self, in_lesson: bool) -> &'static str {
+        match in_lesson {
+            false => self.pick(" · PgUp/PgDn scroll", " · PgUp/PgDn 滚动"),
+            true => self.pick(" · K/J scroll", " · K/J 滚动"),
+        }
     }
 
     pub fn folded_note(self, hidden_lines: usize) -> String {
