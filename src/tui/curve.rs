@@ -3,10 +3,8 @@
 //! it cuts (those that return `None` under it); Enter on one of them opens
 //! it on the run screen under that budget; Esc goes back.
 
-use std::io::{self, IsTerminal};
 use std::num::NonZeroU32;
 
-use anyhow::bail;
 use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -19,7 +17,7 @@ use super::runtime::{Effect, Msg, Screen, run_screen};
 use super::theme::{self, Look};
 use super::{App, Settings, TakenTerminal, TerminalEvents};
 use crate::dialect::Dialect;
-use crate::narrate::{Say, Tr, Trouble};
+use crate::narrate::{Say, Tr};
 use crate::sweep::{Curve, Fate, RunEnd};
 use crate::text::{one_line, sanitize};
 use crate::transcript::{Localized, Opening};
@@ -287,11 +285,7 @@ pub fn play_curve(
     settings: Settings,
     max_size: u64,
 ) -> anyhow::Result<()> {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        bail!(Trouble::NeedsTerminal {
-            what: "sweep".to_owned()
-        });
-    }
+    super::needs_terminal("sweep")?;
     let mut taken = TakenTerminal::take(settings.mouse)?;
     let mut screen = CurveScreen::new(curve, runs, settings, max_size);
     run_screen(&mut taken.terminal, &mut screen, &mut TerminalEvents)

@@ -4,11 +4,10 @@
 //! it; one the user has stepped back in stays where it is.
 
 use std::cell::OnceCell;
-use std::io::{self, IsTerminal};
+use std::io::{self};
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::bail;
 use crossterm::event::Event as TermEvent;
 
 use super::loading::{Typed, wait_for_load};
@@ -16,7 +15,7 @@ use super::runtime::Msg;
 use super::theme::Look;
 use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
-use crate::narrate::{Say, Trouble};
+use crate::narrate::Say;
 use crate::transcript::{Localized, Opening, Progress};
 
 /// How often the screen looks at the recording.
@@ -26,9 +25,7 @@ const WATCH: Duration = Duration::from_millis(200);
 /// `recording` says whether it still may grow.
 pub fn follow(path: &Path, settings: Settings, recording: &dyn Fn() -> bool) -> anyhow::Result<()> {
     let shown = path.display().to_string();
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        bail!(Trouble::NeedsTerminal { what: shown });
-    }
+    super::needs_terminal(&shown)?;
     let mut taken = TakenTerminal::take(settings.mouse)?;
     let say = Say::new(settings.lang, Dialect::default());
     let look = Look {

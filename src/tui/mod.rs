@@ -172,6 +172,18 @@ where
     run_screen(terminal, app, events)
 }
 
+/// Refuses a screen where standard input or output is no terminal, naming
+/// `what` it was asked to show (for `run`, which prints it instead).
+fn needs_terminal(what: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        anyhow::bail!(Trouble::NeedsTerminal {
+            what: what.to_owned()
+        });
+    }
+    Ok(())
+}
+
 /// The terminal, taken over: raw mode, the alternate screen and, when
 /// asked, the mouse. Dropping it gives all of it back, whichever way the
 /// screen ends: a return, an error, a panic unwinding.

@@ -247,15 +247,19 @@ impl Present {
         &self.app
     }
 
-    /// Opens scene `scene`, its card first when `card` and it has one.
-    fn open(&mut self, scene: usize, card: bool) {
-        // The language the presenter switched to carries over.
-        let base = Settings {
+    /// The presenter's settings as they are now: the flags given, with the
+    /// language and colours switched to since, which carry to every scene.
+    fn presenters(&self) -> Settings {
+        Settings {
             lang: self.app.lang,
             theme: self.app.theme(),
             ..self.base
-        };
-        self.app = scene_app(&self.lesson, scene, base, None);
+        }
+    }
+
+    /// Opens scene `scene`, its card first when `card` and it has one.
+    fn open(&mut self, scene: usize, card: bool) {
+        self.app = scene_app(&self.lesson, scene, self.presenters(), None);
         self.scene = scene;
         self.card = card && self.lesson.scenes[scene].card.is_some();
     }
@@ -271,13 +275,8 @@ impl Present {
             }
             Move::PrevScene if self.scene > 0 => self.open(self.scene - 1, false),
             Move::Restore if !self.card => {
-                let base = Settings {
-                    lang: self.app.lang,
-                    theme: self.app.theme(),
-                    ..self.base
-                };
                 let step = self.app.cursor();
-                self.app = scene_app(&self.lesson, self.scene, base, Some(step));
+                self.app = scene_app(&self.lesson, self.scene, self.presenters(), Some(step));
             }
             _ => {}
         }
@@ -468,12 +467,7 @@ pub fn present(
     what: &str,
     notes: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        anyhow::bail!(crate::narrate::Trouble::NeedsTerminal {
-            what: what.to_owned()
-        });
-    }
+    super::needs_terminal(what)?;
     let mut screen = Present::new(lesson, settings).writing_notes_to(std::path::Path::new(what));
     if let Some(socket) = notes {
         screen = publish_on(screen, socket)?;

@@ -8,12 +8,11 @@
 //! they are in.
 
 use std::cell::RefCell;
-use std::io::{self, IsTerminal};
+use std::io::{self};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Duration;
 
-use anyhow::bail;
 use crossterm::event::Event as TermEvent;
 
 use super::link::Opened;
@@ -22,7 +21,7 @@ use super::runtime::Msg;
 use super::theme::Look;
 use super::{App, EventSource, Settings, TakenTerminal, TerminalEvents, run_app};
 use crate::dialect::Dialect;
-use crate::narrate::{Say, Trouble};
+use crate::narrate::Say;
 use crate::prices::Prices;
 use crate::transcript::{Localized, Progress};
 
@@ -47,11 +46,7 @@ pub fn play<E: Send + 'static>(
     (settings, prices): (Settings, Option<Prices>),
     load: impl FnOnce(&Progress, &dyn Fn(Runs)) -> Result<Runs, E>,
 ) -> anyhow::Result<Result<(), E>> {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        bail!(Trouble::NeedsTerminal {
-            what: what.to_owned()
-        });
-    }
+    super::needs_terminal(what)?;
     let progress = Arc::new(Progress::default());
     let taken = TakenTerminal::take(settings.mouse)?;
     let (sender, loads) = mpsc::channel();

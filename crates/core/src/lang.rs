@@ -41,6 +41,11 @@ impl Lang {
         }
     }
 
+    /// The language a code names (`en`, `zh`), if it names one.
+    pub fn of_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|lang| lang.code() == code)
+    }
+
     /// The other language, for the screen's `L`.
     pub fn toggled(self) -> Lang {
         match self {

@@ -52,17 +52,9 @@ impl Where {
             scene,
             card,
             step,
-            lang: match lang {
-                Lang::En => "en",
-                Lang::Zh => "zh",
-            }
-            .to_owned(),
+            lang: lang.code().to_owned(),
             max_turns: config.max_turns.get(),
-            check: match config.check {
-                CheckPolicy::Lesson => "lesson",
-                CheckPolicy::Production => "production",
-            }
-            .to_owned(),
+            check: config.check.name().to_owned(),
             mistake: config.mistake.map(|m| m.name().to_owned()),
             dialect: config.dialect.id().to_owned(),
             started,
@@ -70,26 +62,19 @@ impl Where {
     }
 
     pub fn lang(&self) -> Lang {
-        match self.lang.as_str() {
-            "zh" => Lang::Zh,
-            _ => Lang::En,
-        }
+        Lang::of_code(&self.lang).unwrap_or_default()
     }
 
     pub fn check(&self) -> CheckPolicy {
-        match self.check.as_str() {
-            "lesson" => CheckPolicy::Lesson,
-            _ => CheckPolicy::Production,
-        }
+        CheckPolicy::named(&self.check).unwrap_or_default()
     }
 
     pub fn mistake(&self) -> Option<Mistake> {
-        let name = self.mistake.as_deref()?;
-        Mistake::ALL.into_iter().find(|m| m.name() == name)
+        Mistake::named(self.mistake.as_deref()?)
     }
 
     pub fn dialect(&self) -> Option<Dialect> {
-        Dialect::ALL.into_iter().find(|d| d.id() == self.dialect)
+        Dialect::of_id(&self.dialect)
     }
 }
 
@@ -150,12 +135,7 @@ pub fn notes(
     settings: crate::tui::Settings,
     socket: PathBuf,
 ) -> anyhow::Result<()> {
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        anyhow::bail!(crate::narrate::Trouble::NeedsTerminal {
-            what: socket.display().to_string()
-        });
-    }
+    super::needs_terminal(&socket.display().to_string())?;
     let mut screen = NotesScreen::new(lesson, listen(socket), settings);
     let mut taken = super::TakenTerminal::take(false)?;
     super::run_screen(&mut taken.terminal, &mut screen, &mut super::TerminalEvents)

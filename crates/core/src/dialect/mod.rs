@@ -119,6 +119,11 @@ impl Dialect {
         }
     }
 
+    /// The API this identifier names, as `id` gives it.
+    pub fn of_id(id: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.id() == id)
+    }
+
     /// The identifier used in transcripts and JSON output.
     pub fn id(self) -> &'static str {
         match self {

@@ -15,6 +15,22 @@ pub enum CheckPolicy {
     Production,
 }
 
+impl CheckPolicy {
+    /// The name `--check` takes, and lessons and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckPolicy::Lesson => "lesson",
+            CheckPolicy::Production => "production",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<CheckPolicy> {
+        [CheckPolicy::Lesson, CheckPolicy::Production]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
+}
+
 /// Why a loop stopped without an answer: a fact for the narration to put
 /// into words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

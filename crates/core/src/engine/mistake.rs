@@ -41,6 +41,11 @@ impl Mistake {
         Mistake::HardCodedPlan,
     ];
 
+    /// The mistake of this name, as `name` gives it.
+    pub fn named(name: &str) -> Option<Mistake> {
+        Mistake::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -113,22 +113,10 @@ fn resolve_scene(scene: &Scene, folder: &Path, problems: &mut Vec<Why>) -> Optio
         }
         valid.then(|| NonZeroU32::new(n)).flatten()
     });
-    let check = named(&scene.check, problems, Why::Check, |name| match name {
-        "lesson" => Some(CheckPolicy::Lesson),
-        "production" => Some(CheckPolicy::Production),
-        _ => None,
-    });
-    let mistake = named(&scene.mistake, problems, Why::Mistake, |name| {
-        Mistake::ALL.into_iter().find(|m| m.name() == name)
-    });
-    let dialect = named(&scene.dialect, problems, Why::Dialect, |name| {
-        Dialect::ALL.into_iter().find(|d| d.id() == name)
-    });
-    let lang = named(&scene.lang, problems, Why::Lang, |name| match name {
-        "en" => Some(Lang::En),
-        "zh" => Some(Lang::Zh),
-        _ => None,
-    });
+    let check = named(&scene.check, problems, Why::Check, CheckPolicy::named);
+    let mistake = named(&scene.mistake, problems, Why::Mistake, Mistake::named);
+    let dialect = named(&scene.dialect, problems, Why::Dialect, Dialect::of_id);
+    let lang = named(&scene.lang, problems, Why::Lang, Lang::of_code);
     if let Some(pace) = scene.autoplay.filter(|p| !PACES.contains(p)) {
         problems.push(Why::Pace(pace));
     }
